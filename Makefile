@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# npa: NPU arena allocator.  `make help` lists the targets.
+#
+# When invoked by kbuild (make -C KDIR M=...), only Kbuild matters; this
+# Makefile is for humans and CI.
+
+ROOT := $(CURDIR)
+BUILD := $(ROOT)/build
+NPA_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npa
+export NPA_CACHE
+
+.PHONY: help deps kernel module module-stock kunit-module lib tools tests \
+	check demo clean
+
+help:
+	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here)"
+	@echo "make check         lint, host tests, KUnit and end-to-end tests in QEMU"
+	@echo "make module        build/module/npa.ko against KDIR (default: the test kernel)"
+	@echo "make module-stock  build/stock/npa.ko against Debian's linux-headers-amd64"
+	@echo "make kernel        build (once, cached in $(NPA_CACHE)) the test kernel"
+	@echo "make tools         build/bin/npactl and libnpa"
+	@echo "make clean         remove build/"
+
+deps:
+	@tools/deps.sh
+
+kernel: deps
+	@tools/build-kernel.sh >/dev/null
+
+ifeq ($(KDIR),)
+module: kernel
+	tools/kmod-build.sh $$(tools/build-kernel.sh) $(BUILD)/module
+else
+module:
+	tools/kmod-build.sh $(KDIR) $(BUILD)/module
+endif
+
+module-stock: deps
+	tools/kmod-build.sh $$(tools/stock-kernel.sh | cut -d' ' -f1) $(BUILD)/stock
+
+kunit-module: kernel
+	tools/kmod-build.sh $$(tools/build-kernel.sh) $(BUILD)/kunit CONFIG_NPA_KUNIT_TEST=y
+
+lib:
+	@$(MAKE) -s -C tools/lib OUT=$(BUILD)
+
+tools: lib
+	@if [ -f tools/Makefile ]; then $(MAKE) -s -C tools OUT=$(BUILD); fi
+
+tests: lib
+	@$(MAKE) -s -C tools/tests OUT=$(BUILD)
+
+check: deps
+	@tools/check.sh
+
+demo: deps
+	@tools/demo.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every stage prints TAP lines ("ok - ..." / "not ok - ...");
+# this script times each stage, counts the lines and ends with the summary
+# line "N passed, N failed".  Logs go to build/check/.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+logs=$here/build/check
+rm -rf "$logs"
+mkdir -p "$logs"
+passed=0 failed=0
+
+# stage NAME COMMAND...: run one stage, count its TAP lines.
+stage() {
+	local name=$1 start end p f rc
+	shift
+	start=$(date +%s)
+	"$@" > "$logs/$name.log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	p=$(grep -c '^ok ' "$logs/$name.log")
+	f=$(grep -c '^not ok ' "$logs/$name.log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		# The stage failed without saying which test: count it as one.
+		echo "not ok - stage $name exited with status $rc" >> "$logs/$name.log"
+		f=1
+	fi
+	grep '^not ok ' "$logs/$name.log" | sed "s/^/    $name: /"
+	printf '%-8s %4d passed, %3d failed  (%ds)  %s\n' "$name" "$p" "$f" \
+		$((end - start)) "build/check/$name.log"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+# tap DESCRIPTION COMMAND...: one TAP line for one command.
+tap() {
+	local desc=$1
+	shift
+	if "$@"; then echo "ok - $desc"; else echo "not ok - $desc"; fi
+}
+
+kdir=$(tools/build-kernel.sh 2>"$logs/kernel.log") || {
+	cat "$logs/kernel.log"
+	echo "check: the test kernel did not build"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+src=$(readlink -f "$kdir/source")
+
+lint() {
+	local f
+	for f in drivers/npa/*.[ch] include/uapi/linux/npa.h kunit/*.c; do
+		tap "checkpatch --strict $f" \
+			"$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+			--show-types -f "$f"
+	done
+	tap "sparse (C=2) and W=1 clean, test kernel" \
+		tools/kmod-build.sh "$kdir" build/lint C=2 W=1 CONFIG_NPA_KUNIT_TEST=y
+}
+
+stock() {
+	local kd
+	kd=$(tools/stock-kernel.sh | cut -d' ' -f1)
+	tap "npa.ko builds warning-free against $kd" \
+		tools/kmod-build.sh "$kd" build/stock
+}
+
+host() {
+	make -s tools tests || { echo "not ok - host tools build"; return 1; }
+	echo "ok - host tools build"
+	if [ -f tools/Makefile ] && make -s -C tools -n test >/dev/null 2>&1; then
+		make -s -C tools OUT="$here/build" test
+	fi
+}
+
+kunit() {
+	local rc=0
+	tools/kmod-build.sh "$kdir" build/kunit CONFIG_NPA_KUNIT_TEST=y || return 1
+	tools/qemu-run.sh -k "$kdir/arch/x86/boot/bzImage" -s tools/testing/kunit.sh \
+		-f build/kunit/npa.ko -l "$logs/kunit-console.log" -t 900 || rc=$?
+	tap "KUnit guest run clean (status $rc, no kernel reports)" test $rc = 0
+	tools/testing/kunit-tap.py "$logs/kunit-console.log" \
+		"$src/tools/testing/kunit/kunit.py" "$logs/kunit"
+}
+
+e2e() {
+	local rc=0
+	tools/kmod-build.sh "$kdir" build/module || return 1
+	tools/qemu-run.sh -k "$kdir/arch/x86/boot/bzImage" -s tools/testing/e2e.sh \
+		-f build/module/npa.ko -f build/bin/npa_e2e \
+		-l "$logs/e2e-console.log" -t 900 || rc=$?
+	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/e2e-console.log" |
+		grep -E '^(not )?ok '
+	tap "e2e guest run clean (status $rc, no kernel reports)" test $rc = 0
+}
+
+stage lint lint
+stage stock stock
+stage host host
+stage kunit kunit
+stage e2e e2e
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

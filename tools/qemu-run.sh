@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel under QEMU with a generated busybox initramfs, run a test
+# script in it, power off, and exit with the guest script's status.
+#
+# usage: tools/qemu-run.sh -k BZIMAGE -s SCRIPT -l LOG [-f FILE]... [-t SECS]
+#                          [-m MEM_MB] [-c none|strict]
+#
+#   -k  kernel image to boot
+#   -s  shell script run in the guest as /npa/test.sh, from /npa
+#   -f  file copied into the guest's /npa/ (modules, binaries, data); for
+#       dynamically linked ELF files their shared libraries come along
+#   -l  where to keep the console log
+#   -t  timeout in seconds (default 600)
+#   -c  strict (default): fail on any oops, BUG, WARN, KASAN, UBSAN, lockdep
+#       or kmemleak report in the log; none: only the script's status counts
+#
+# QEMU uses TCG; set NPA_KVM=1 to try KVM instead (it hangs at boot on some
+# hosts).  NPA_QEMU_VERBOSE=1 copies the console to stdout as it runs.
+set -euo pipefail
+kernel= script= log= timeout=600 mem=1024 checks=strict
+files=()
+while getopts "k:s:l:f:t:m:c:" o; do
+	case $o in
+	k) kernel=$OPTARG ;;
+	s) script=$OPTARG ;;
+	l) log=$OPTARG ;;
+	f) files+=("$OPTARG") ;;
+	t) timeout=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) checks=$OPTARG ;;
+	*) sed -n '3,20p' "$0" >&2; exit 2 ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$script" ] && [ -n "$log" ] || { sed -n '3,20p' "$0" >&2; exit 2; }
+[ -r "$kernel" ] || { echo "qemu-run: cannot read kernel $kernel" >&2; exit 2; }
+busybox=$(command -v busybox || true)
+[ -x /bin/busybox ] && busybox=/bin/busybox
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,npa,etc}
+cp "$busybox" "$root/bin/busybox"
+
+copy_libs() {
+	local f=$1 lib
+	ldd "$f" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+		[ -e "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+for f in "${files[@]}"; do
+	cp -L "$f" "$root/npa/"
+	if file -L "$f" | grep -q 'dynamically linked'; then
+		copy_libs "$f"
+	fi
+done
+cp "$script" "$root/npa/test.sh"
+
+cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/npa:/bin LD_LIBRARY_PATH=/npa
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+leak=/sys/kernel/debug/kmemleak
+[ -w $leak ] && echo clear > $leak
+echo "NPA-GUEST-BEGIN $(uname -r)"
+cd /npa && sh ./test.sh
+rc=$?
+if [ -w $leak ]; then
+	# kmemleak only reports objects older than 5 s.
+	sleep 6
+	echo scan > $leak
+	echo "NPA-KMEMLEAK-BEGIN"
+	cat $leak
+	echo "NPA-KMEMLEAK-END"
+fi
+echo "NPA-RESULT: $rc"
+sync
+reboot -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$root.cpio.gz"
+trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+
+accel="-accel tcg"
+[ "${NPA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
+mkdir -p "$(dirname "$log")"
+qemu=(qemu-system-x86_64 $accel -m "$mem" -smp 2 -nographic -no-reboot
+      -kernel "$kernel" -initrd "$root.cpio.gz"
+      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 kmemleak=on")
+status=0
+if [ "${NPA_QEMU_VERBOSE:-0}" = 1 ]; then
+	timeout "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" || status=$?
+else
+	timeout "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' > "$log" || status=$?
+fi
+if [ $status = 124 ]; then
+	echo "qemu-run: timed out after ${timeout}s (log: $log)" >&2
+	exit 124
+fi
+rc=$(sed -n 's/^NPA-RESULT: \([0-9]*\)$/\1/p' "$log" | tail -1)
+if [ -z "$rc" ]; then
+	echo "qemu-run: the guest never reported a result (log: $log)" >&2
+	tail -20 "$log" >&2
+	exit 125
+fi
+if [ "$checks" = strict ]; then
+	# Any of these in the console means the kernel found a problem.
+	bad='BUG: |WARNING: |Oops|UBSAN: |KASAN: |Kernel panic|general protection fault'
+	bad+='|possible recursive locking|circular locking|suspicious RCU usage'
+	bad+='|INFO: task .* blocked|unreferenced object|Call Trace:'
+	if grep -nE "$bad" "$log" | head -20 | grep . >&2; then
+		echo "qemu-run: kernel reported a problem (log: $log)" >&2
+		exit 126
+	fi
+fi
+exit "$rc"
