@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Instance generators for the planner's host tests and benchmark. All are
+ * deterministic functions of their seed.
+ */
+#ifndef _NPA_GEN_H_
+#define _NPA_GEN_H_
+
+#include <linux/types.h>
+
+#include "npa_plan.h"
+
+/* splitmix64: the next pseudo-random number of @state. */
+u64 npa_gen_next(u64 *state);
+/* Uniform in [0, n) (n > 0). */
+u64 npa_gen_below(u64 *state, u64 n);
+
+/*
+ * Cut a full strip of @width bytes x @steps steps into @n rectangles by
+ * random guillotine cuts (always splitting the largest piece). Every byte
+ * of the strip is used at every step, so the optimum is exactly @width,
+ * which is also the lower bound. Returns the number of buffers written
+ * (fewer than @n when pieces become too small to cut).
+ */
+u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+		  u64 seed);
+
+/* @n buffers with random lifetimes in [0, @steps) and sizes in [1, @max]. */
+void npa_gen_random(struct npa_plan_buf *b, u32 n, u32 steps, u64 max,
+		    u64 seed);
+
+/*
+ * A trace-like instance: a chain of layers where each step allocates a few
+ * outputs that die a few steps later, plus some long-lived buffers.
+ */
+void npa_gen_trace(struct npa_plan_buf *b, u32 n, u64 seed);
+
+#endif /* _NPA_GEN_H_ */

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npactl: host-side tool for the npa driver. Subcommands live in their own
+ * files; add one by writing npactl_cmd_<name>() and a line in cmds[].
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "npactl.h"
+
+static const struct npactl_cmd cmds[] = {
+	{ "plan", npactl_cmd_plan, "plan tensor buffers into one arena (MiniMalloc CSV)" },
+};
+
+static void usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: npactl COMMAND [ARGS...]\n\ncommands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(fp, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(fp, "\n'npactl COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return NPACTL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return NPACTL_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "npactl: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return NPACTL_EXIT_USAGE;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npactl plan: run the arena planner on a MiniMalloc CSV file, check the
+ * plan with the independent verifier, print a summary or JSON and
+ * optionally write the offsets as CSV.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "npactl.h"
+
+static void plan_usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: npactl plan [--json] [--out FILE.csv] [--budget N] [--algo greedy|npa] INPUT.csv\n"
+		"\n"
+		"Plan the buffers of INPUT (MiniMalloc CSV: id,lower,upper,size[,alignment],\n"
+		"lifetimes half-open [lower, upper); '-' reads stdin) into one arena.\n"
+		"\n"
+		"  --json         print one JSON object instead of a summary\n"
+		"  --out FILE     write id,lower,upper,size,offset to FILE ('-': stdout)\n"
+		"  --budget N     work budget in placements (default: scaled to the input)\n"
+		"  --algo ALGO    'npa' (default) or 'greedy' (the TFLite baseline)\n");
+}
+
+static double pct_over(u64 v, u64 lb)
+{
+	return lb ? 100.0 * ((double)v - (double)lb) / (double)lb : 0.0;
+}
+
+static int plan_print_json(const char *input, u32 n,
+			   const struct npa_plan_result *res, int verify)
+{
+	struct json_object *o = json_object_new_object();
+	int ret = 0;
+
+	if (!o)
+		return -ENOMEM;
+	json_object_object_add(o, "input", json_object_new_string(input));
+	json_object_object_add(o, "buffers", json_object_new_int64(n));
+	json_object_object_add(o, "peak_bytes",
+			       json_object_new_uint64(res->peak));
+	json_object_object_add(o, "lower_bound_bytes",
+			       json_object_new_uint64(res->lower_bound));
+	json_object_object_add(o, "naive_bytes",
+			       json_object_new_uint64(res->naive));
+	json_object_object_add(o, "greedy_peak_bytes",
+			       json_object_new_uint64(res->greedy_peak));
+	json_object_object_add(o, "plan_ns", json_object_new_uint64(res->plan_ns));
+	json_object_object_add(o, "work", json_object_new_uint64(res->work));
+	json_object_object_add(o, "algorithm",
+			       json_object_new_string(npa_plan_algo_name(res->algo)));
+	json_object_object_add(o, "over_lower_bound_pct",
+			       json_object_new_double(pct_over(res->peak,
+							       res->lower_bound)));
+	json_object_object_add(o, "verified", json_object_new_boolean(!verify));
+	if (puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0)
+		ret = -EIO;
+	json_object_put(o);
+	return ret;
+}
+
+static void plan_print_text(const char *input, u32 n,
+			    const struct npa_plan_result *res, int verify)
+{
+	printf("input:       %s\n", input);
+	printf("buffers:     %u\n", n);
+	printf("lower bound: %llu bytes\n", res->lower_bound);
+	printf("peak:        %llu bytes (%+.3f%% over the lower bound)\n",
+	       res->peak, pct_over(res->peak, res->lower_bound));
+	if (res->greedy_peak)
+		printf("greedy:      %llu bytes (%+.3f%%)\n", res->greedy_peak,
+		       pct_over(res->greedy_peak, res->lower_bound));
+	printf("naive:       %llu bytes (no reuse)\n", res->naive);
+	printf("algorithm:   %s\n", npa_plan_algo_name(res->algo));
+	printf("work:        %llu placements\n", res->work);
+	printf("time:        %.3f ms\n", res->plan_ns / 1e6);
+	printf("verified:    %s\n", verify ? strerror(-verify) : "ok");
+}
+
+int npactl_cmd_plan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "algo", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct npa_plan_params params = { };
+	struct npa_plan_result res;
+	const char *out = NULL, *input;
+	struct npactl_csv csv;
+	bool json = false, greedy = false;
+	int c, ret, verify;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jo:b:a:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'b':
+			if (!npactl_parse_u64(optarg, &params.budget)) {
+				fprintf(stderr, "npactl plan: bad --budget '%s'\n",
+					optarg);
+				return NPACTL_EXIT_USAGE;
+			}
+			break;
+		case 'a':
+			if (!strcmp(optarg, "greedy")) {
+				greedy = true;
+			} else if (!strcmp(optarg, "npa")) {
+				greedy = false;
+			} else {
+				fprintf(stderr,
+					"npactl plan: unknown --algo '%s' (greedy, npa)\n",
+					optarg);
+				return NPACTL_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			plan_usage(stdout);
+			return NPACTL_EXIT_OK;
+		default:
+			plan_usage(stderr);
+			return NPACTL_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		plan_usage(stderr);
+		return NPACTL_EXIT_USAGE;
+	}
+	input = argv[optind];
+
+	ret = npactl_csv_read(input, &csv);
+	if (ret)
+		return NPACTL_EXIT_FAIL;
+	if (greedy)
+		ret = npa_plan_greedy(csv.bufs, csv.n, &res);
+	else
+		ret = npa_plan(csv.bufs, csv.n, &params, &res);
+	if (ret) {
+		fprintf(stderr, "%s: planning failed: %s\n", input,
+			strerror(-ret));
+		goto err_free;
+	}
+	verify = npa_plan_verify(csv.bufs, csv.n, res.peak);
+	if (verify)
+		fprintf(stderr, "%s: INVALID PLAN: verifier says %s\n", input,
+			strerror(-verify));
+
+	if (json)
+		ret = plan_print_json(input, csv.n, &res, verify);
+	else
+		plan_print_text(input, csv.n, &res, verify);
+	if (!ret && out)
+		ret = npactl_csv_write(out, &csv);
+	if (!ret && verify)
+		ret = verify;
+err_free:
+	npactl_csv_free(&csv);
+	return ret ? NPACTL_EXIT_FAIL : NPACTL_EXIT_OK;
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host self-test of the arena planner (drivers/npa/npa_plan.c built
+ * against tools/include): edge cases, the verifier, random property tests
+ * and tightly packed instances whose optimum is known. Prints one TAP line
+ * ("ok - ..." / "not ok - ...") per check; run.sh numbers them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/limits.h>
+
+#include "gen.h"
+#include "npa_plan.h"
+
+static int failures;
+
+static void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		failures++;
+}
+
+static struct npa_plan_buf B(u64 size, u32 lo, u32 hi, u64 align)
+{
+	return (struct npa_plan_buf){ .size = size, .lo = lo, .hi = hi,
+				      .align = align };
+}
+
+/* Plan with npa, verify, and return the peak (U64_MAX on any failure). */
+static u64 plan_ok(struct npa_plan_buf *b, u32 n, u64 budget,
+		   struct npa_plan_result *res)
+{
+	struct npa_plan_params p = { .budget = budget };
+
+	if (npa_plan(b, n, &p, res))
+		return U64_MAX;
+	if (npa_plan_verify(b, n, res->peak))
+		return U64_MAX;
+	return res->peak;
+}
+
+static void test_edges(void)
+{
+	struct npa_plan_result res;
+	struct npa_plan_buf b[8];
+	int ret;
+
+	ret = npa_plan(NULL, 0, NULL, &res);
+	tap(!ret && res.peak == 0, "no buffers: peak 0");
+
+	b[0] = B(100, 0, 1, 0);
+	tap(plan_ok(b, 1, 0, &res) == 100 && b[0].offset == 0,
+	    "one buffer at offset 0");
+
+	b[0] = B(0, 0, 5, 0);
+	b[1] = B(10, 0, 5, 0);
+	b[2] = B(0, 2, 3, 64);
+	tap(plan_ok(b, 3, 0, &res) == 10 && !b[0].offset && !b[2].offset,
+	    "zero-size buffers get offset 0 and cost nothing");
+
+	b[0] = B(8, 3, 7, 0);
+	b[1] = B(16, 3, 7, 0);
+	b[2] = B(32, 3, 7, 0);
+	tap(plan_ok(b, 3, 0, &res) == 56 && res.lower_bound == 56,
+	    "identical lifetimes stack up to the sum");
+
+	b[0] = B(8, 0, 2, 0);
+	b[1] = B(8, 2, 4, 0);
+	tap(plan_ok(b, 2, 0, &res) == 8,
+	    "half-open lifetimes: [0,2) and [2,4) share an address");
+
+	b[0] = B(10, 1, 1, 0);
+	tap(npa_plan(b, 1, NULL, &res) == -EINVAL, "empty lifetime -> -EINVAL");
+	b[0] = B(10, 2, 1, 0);
+	tap(npa_plan(b, 1, NULL, &res) == -EINVAL,
+	    "reversed lifetime -> -EINVAL");
+	b[0] = B(10, 0, 1, 3);
+	tap(npa_plan(b, 1, NULL, &res) == -EINVAL,
+	    "alignment not a power of two -> -EINVAL");
+	b[0] = B(10, 0, 1, 2 * NPA_PLAN_MAX_ALIGN);
+	tap(npa_plan(b, 1, NULL, &res) == -EINVAL,
+	    "alignment above 1 MiB -> -EINVAL");
+	b[0] = B(10, 0, 1, 0);
+	b[0].flags = 1;
+	tap(npa_plan(b, 1, NULL, &res) == -EINVAL, "unknown flag -> -EINVAL");
+	b[0] = B(U64_MAX - 5, 0, 1, 0);
+	b[1] = B(10, 5, 6, 0);
+	tap(npa_plan(b, 2, NULL, &res) == -EOVERFLOW,
+	    "sizes overflowing u64 -> -EOVERFLOW");
+	b[0] = B(U64_MAX, 0, 1, 0);
+	b[1] = B(1, 0, 1, 2);
+	tap(npa_plan(b, 2, NULL, &res) == -EOVERFLOW,
+	    "alignment slack overflowing u64 -> -EOVERFLOW");
+	tap(npa_plan(b, NPA_PLAN_MAX_BUFS + 1, NULL, &res) == -E2BIG,
+	    "too many buffers -> -E2BIG");
+	b[0] = B(U64_MAX / 2, 0, 1, 0);
+	b[1] = B(U64_MAX / 2, 0, 1, 0);
+	tap(plan_ok(b, 2, 0, &res) == U64_MAX / 2 * 2,
+	    "huge sizes that fit in u64 are planned");
+
+	b[0] = B(3, 0, 4, 0);
+	b[1] = B(5, 1, 3, NPA_PLAN_MAX_ALIGN);
+	b[2] = B(7, 2, 6, 4096);
+	tap(plan_ok(b, 3, 0, &res) != U64_MAX &&
+	    !(b[1].offset % NPA_PLAN_MAX_ALIGN) && !(b[2].offset % 4096),
+	    "alignments up to 1 MiB are honoured");
+
+	b[0] = B(10, 0, 4, 0);
+	b[1] = B(20, 2, 6, 0);
+	b[2] = B(30, 5, 9, 0);
+	tap(npa_plan_lower_bound(b, 3) == 50, "lower bound of a chain");
+	b[0] = B(U64_MAX, 0, 4, 0);
+	tap(npa_plan_lower_bound(b, 3) == U64_MAX,
+	    "lower bound overflow -> U64_MAX");
+}
+
+static void test_verifier(void)
+{
+	struct npa_plan_buf b[3];
+
+	b[0] = B(10, 0, 4, 0);
+	b[1] = B(10, 3, 6, 0);
+	b[2] = B(10, 4, 8, 0);
+	b[0].offset = 0;
+	b[1].offset = 10;
+	b[2].offset = 0;
+	tap(npa_plan_verify(b, 3, 20) == 0, "verifier accepts a valid plan");
+	b[1].offset = 5;
+	tap(npa_plan_verify(b, 3, 20) == -EEXIST,
+	    "verifier catches an address overlap");
+	b[1].offset = 10;
+	tap(npa_plan_verify(b, 3, 19) == -ERANGE,
+	    "verifier catches a buffer above the peak");
+	b[1].align = 4;
+	tap(npa_plan_verify(b, 3, 20) == -EINVAL,
+	    "verifier catches a misaligned offset");
+	b[1].align = 0;
+	b[2].offset = 5;
+	tap(npa_plan_verify(b, 3, 20) == -EEXIST,
+	    "verifier catches an overlap with a later buffer");
+}
+
+static void test_random(void)
+{
+	struct npa_plan_buf *b = calloc(300, sizeof(*b));
+	struct npa_plan_buf *g = calloc(300, sizeof(*g));
+	int i, bad_valid = 0, bad_lb = 0, bad_greedy = 0, bad_det = 0;
+
+	for (i = 0; i < 200; i++) {
+		struct npa_plan_result res, gres, res2;
+		u32 n = 1 + i % 97 * 3;
+		u64 peak;
+
+		npa_gen_random(b, n, 1 + i % 40, i % 3 ? 1000 : 1ULL << 40,
+			       i + 1);
+		if (i % 5 == 0)
+			b[i % n].align = 1U << (i % 21);
+		memcpy(g, b, n * sizeof(*b));
+		peak = plan_ok(b, n, 20000, &res);
+		if (peak == U64_MAX) {
+			bad_valid++;
+			continue;
+		}
+		if (peak < res.lower_bound ||
+		    res.lower_bound != npa_plan_lower_bound(b, n))
+			bad_lb++;
+		if (npa_plan_greedy(g, n, &gres) ||
+		    npa_plan_verify(g, n, gres.peak) || gres.peak < peak)
+			bad_greedy++;
+		memcpy(g, b, n * sizeof(*b));
+		if (plan_ok(g, n, 20000, &res2) != peak ||
+		    memcmp(g, b, n * sizeof(*b)))
+			bad_det++;
+	}
+	tap(!bad_valid, "random: 200 plans valid (%d bad)", bad_valid);
+	tap(!bad_lb, "random: peak >= lower bound (%d bad)", bad_lb);
+	tap(!bad_greedy, "random: npa never worse than greedy (%d bad)",
+	    bad_greedy);
+	tap(!bad_det, "random: same input and budget, same plan (%d bad)",
+	    bad_det);
+	free(b);
+	free(g);
+}
+
+/* Tightly packed strips: optimum == lower bound == width by construction. */
+static void test_strips(void)
+{
+	static const u32 sizes[] = { 10, 20, 30, 50, 80 };
+	struct npa_plan_buf *b = calloc(100, sizeof(*b));
+	unsigned int i, s;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		double worst = 0, gworst = 0;
+
+		for (i = 0; i < 4; i++) {
+			struct npa_plan_result res, gres;
+			u32 n = npa_gen_strip(b, sizes[s], 1000, 100,
+					      1000 * s + i);
+
+			npa_plan_greedy(b, n, &gres);
+			if (plan_ok(b, n, 0, &res) == U64_MAX ||
+			    res.lower_bound != 1000) {
+				worst = 1e9;
+				continue;
+			}
+			if ((res.peak - 1000) / 10.0 > worst)
+				worst = (res.peak - 1000) / 10.0;
+			if ((gres.peak - 1000) / 10.0 > gworst)
+				gworst = (gres.peak - 1000) / 10.0;
+		}
+		tap(worst < 1e9,
+		    "strip n=%u: valid (worst +%.1f%% over the optimum, greedy +%.1f%%)",
+		    sizes[s], worst, gworst);
+	}
+	free(b);
+}
+
+int main(void)
+{
+	test_edges();
+	test_verifier();
+	test_random();
+	test_strips();
+	return failures ? 1 : 0;
+}

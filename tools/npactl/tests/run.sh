@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of the planner and npactl plan; run by `make -C tools test`.
+# Prints TAP lines "ok N - ..." / "not ok N - ..." at column 0.
+# Needs NPACTL and SELFTEST (binaries); NPA_BENCH_DIR holds traces/.
+set -uo pipefail
+: "${NPACTL:?}" "${SELFTEST:?}"
+bench=${NPA_BENCH_DIR:-../../shared/benchmarks}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+notok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+}
+
+# check DESCRIPTION COMMAND...: one TAP line for one command.
+check() {
+	local desc=$1
+	shift
+	if "$@" >"$tmp/out" 2>"$tmp/err"; then
+		ok "$desc"
+	else
+		notok "$desc"
+		sed 's/^/# /' "$tmp/out" "$tmp/err" | head -20
+	fi
+}
+
+# json_field FILE KEY: a scalar from npactl's one-line JSON output.
+json_field() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+# The planner self-test prints "ok - ..." lines: number them.
+"$SELFTEST" >"$tmp/self" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case "$line" in
+	"ok - "*) ok "${line#ok - }" ;;
+	"not ok - "*) notok "${line#not ok - }" ;;
+	*) echo "# $line" ;;
+	esac
+done <"$tmp/self"
+[ $rc = 0 ] || [ $failed != 0 ] || notok "planner self-test exited with $rc"
+
+# Every benchmark trace: valid plan (verified), never below the bound.
+plan_trace() {
+	local f=$1 out=$2
+	"$NPACTL" plan --json --out "$out.csv" "$f" >"$out" || return 1
+	[ "$(json_field "$out" verified)" = True ] || return 1
+	python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["peak_bytes"] >= d["lower_bound_bytes"] > 0
+assert d["peak_bytes"] <= d["greedy_peak_bytes"]
+PY
+	# --out has one line per buffer plus the header.
+	[ "$(wc -l <"$out.csv")" = "$(($(json_field "$out" buffers) + 1))" ]
+}
+traces=$(ls "$bench"/traces/*.csv 2>/dev/null)
+if [ -z "$traces" ]; then
+	notok "benchmark traces found in $bench/traces (set NPA_BENCH_DIR)"
+fi
+for f in $traces; do
+	check "npactl plan $(basename "$f"): verified, >= lower bound, <= greedy" \
+		plan_trace "$f" "$tmp/$(basename "$f").json"
+done
+
+# CSV edge cases. expect_fail DESCRIPTION PATTERN CSV-TEXT
+expect_fail() {
+	local desc=$1 pattern=$2
+	printf '%b' "$3" >"$tmp/in.csv"
+	if "$NPACTL" plan "$tmp/in.csv" >"$tmp/out" 2>"$tmp/err"; then
+		notok "$desc (accepted)"
+	elif grep -q -- "$pattern" "$tmp/err"; then
+		ok "$desc"
+	else
+		notok "$desc"
+		sed 's/^/# /' "$tmp/err"
+	fi
+}
+expect_fail "csv: empty file is refused" "in.csv:1: empty file" ""
+expect_fail "csv: missing header is refused" "in.csv:1: header" \
+	"0,0,1,10\n"
+expect_fail "csv: non-number reported with file:line" \
+	"in.csv:3: size 'ten' is not" "id,lower,upper,size\n0,0,1,10\n1,0,1,ten\n"
+expect_fail "csv: negative number refused" "in.csv:2: lower '-1'" \
+	"id,lower,upper,size\n0,-1,1,10\n"
+expect_fail "csv: empty lifetime refused (half-open)" \
+	"in.csv:2: empty lifetime" "id,lower,upper,size\n0,4,4,10\n"
+expect_fail "csv: too many fields refused" "in.csv:2: expected 4 fields, found 5" \
+	"id,lower,upper,size\n0,0,1,10,3\n"
+expect_fail "csv: too few fields refused" "in.csv:3: expected 4 fields, found 3" \
+	"id,lower,upper,size\n0,0,1,10\n1,0,1\n"
+expect_fail "csv: size overflowing u64 refused" "in.csv:2: size" \
+	"id,lower,upper,size\n0,0,1,18446744073709551616\n"
+expect_fail "csv: sizes summing past u64 refused" "Value too large" \
+	"id,lower,upper,size\n0,0,1,18446744073709551615\n1,0,1,1\n"
+expect_fail "csv: lower above 32 bits refused" "in.csv:2: lower/upper" \
+	"id,lower,upper,size\n0,0,4294967296,1\n"
+expect_fail "csv: bad alignment refused" "in.csv:2: alignment 3" \
+	"id,lower,upper,size,alignment\n0,0,1,10,3\n"
+
+rm -f "$tmp/in.csv"
+if "$NPACTL" plan "$tmp/nonexistent.csv" 2>"$tmp/err"; then
+	notok "csv: missing file refused"
+else
+	ok "csv: missing file refused"
+fi
+
+csv_roundtrip() {
+	printf 'id,lower,upper,size,alignment\r\n# comment\r\n\r\na,0,2,100,64\r\nb,1,3,50,0\r\nc,2,4,0,1\r\nd,3,5,30,4096\r\n' >"$tmp/in.csv"
+	"$NPACTL" plan --out "$tmp/plan.csv" "$tmp/in.csv" >"$tmp/out" || return 1
+	grep -q '^verified: *ok' "$tmp/out" || return 1
+	head -1 "$tmp/plan.csv" | grep -qx 'id,lower,upper,size,offset' || return 1
+	python3 - "$tmp/plan.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["id"] for r in rows] == ["a", "b", "c", "d"], rows
+off = {r["id"]: int(r["offset"]) for r in rows}
+assert off["a"] % 64 == 0 and off["d"] % 4096 == 0 and off["c"] == 0
+a, b = off["a"], off["b"]
+assert a + 100 <= b or b + 50 <= a
+PY
+}
+check "csv: CRLF, comments, blank lines, alignment column, ids kept in --out" \
+	csv_roundtrip
+
+json_keys() {
+	printf 'id,lower,upper,size\n0,0,2,10\n1,1,3,20\n2,2,4,30\n' >"$tmp/in.csv"
+	"$NPACTL" plan --json "$tmp/in.csv" >"$tmp/j" || return 1
+	python3 - "$tmp/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("buffers", "peak_bytes", "lower_bound_bytes", "naive_bytes",
+          "plan_ns", "algorithm"):
+    assert k in d, k
+assert d["buffers"] == 3 and d["naive_bytes"] == 60
+assert d["lower_bound_bytes"] == 50 and d["peak_bytes"] == 50
+PY
+}
+check "npactl plan --json has the documented keys and values" json_keys
+
+greedy_algo() {
+	"$NPACTL" plan --json --algo greedy "$tmp/in.csv" >"$tmp/j" || return 1
+	[ "$(json_field "$tmp/j" algorithm)" = greedy-by-size ]
+}
+check "npactl plan --algo greedy runs the baseline" greedy_algo
+
+usage_errors() {
+	"$NPACTL" plan --algo bogus "$tmp/in.csv" 2>/dev/null; [ $? = 2 ] || return 1
+	"$NPACTL" plan --budget x "$tmp/in.csv" 2>/dev/null; [ $? = 2 ] || return 1
+	"$NPACTL" plan 2>/dev/null; [ $? = 2 ] || return 1
+	"$NPACTL" bogus 2>/dev/null; [ $? = 2 ] || return 1
+	"$NPACTL" plan --help | grep -q 'half-open'
+}
+check "npactl: usage errors exit 2, --help documents half-open lifetimes" \
+	usage_errors
+
+budget_det() {
+	"$NPACTL" plan --budget 5000 --out "$tmp/a.csv" "$bench/traces/resnet50.csv" >/dev/null &&
+	"$NPACTL" plan --budget 5000 --out "$tmp/b.csv" "$bench/traces/resnet50.csv" >/dev/null &&
+	cmp -s "$tmp/a.csv" "$tmp/b.csv"
+}
+check "npactl plan: same input and budget give the same plan" budget_det
+
+echo "1..$n"
+[ $failed = 0 ]
