@@ -44,6 +44,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -60,6 +61,8 @@
 
 /* Placements between wall-clock checks and cond_resched() calls. */
 #define NPA_PLAN_CHECK_EVERY	1024
+/* Largest instance the exact search is tried on. */
+#define NPA_PLAN_EXACT_MAX	4096
 
 /* A buffer of non-zero size, as the planner sees it. */
 struct npa_rect {
@@ -78,6 +81,11 @@ struct npa_iv {
 /* Disjoint, sorted, merged ranges: pool[base, base + cnt). */
 struct npa_list {
 	u32 base, cnt;
+};
+
+/* A cursor into one list of a query, for the k-way merge of best fit. */
+struct npa_cursor {
+	const struct npa_iv *v, *end;
 };
 
 /* Max number of time-tree nodes one lifetime touches (2 per level). */
@@ -100,7 +108,38 @@ struct npa_tree {
 	struct npa_list *part;	/* 2 * size */
 	struct npa_iv *pool;
 	const struct npa_list *q[3 * NPA_PLAN_MAX_NODES];
+	u32 cur[3 * NPA_PLAN_MAX_NODES];
+	struct npa_cursor heap[3 * NPA_PLAN_MAX_NODES];
 };
+
+/* Live bytes over time (see npa_profile_build()). */
+struct npa_profile {
+	u32 size;
+	u64 *tree;
+	u64 *psum;
+};
+
+/* Sort key of an order: descending k1, k2, then ascending id. */
+struct npa_key {
+	u64 k1, k2;
+	u32 id;
+};
+
+/* A union of lifetimes, as a range of time-tree leaves. */
+struct npa_seg {
+	u32 a, b;
+};
+
+/*
+ * Sort key of the suppression order: ascending k0 (the class and group),
+ * then descending k1 and k2 (the metric), then ascending id.
+ */
+struct npa_skey {
+	u64 k0, k1, k2;
+	u32 id;
+};
+
+struct npa_frame;
 
 struct npa_ctx {
 	struct npa_rect *r;
@@ -121,6 +160,28 @@ struct npa_ctx {
 	u32 best_algo;
 	bool have_best;
 	u64 greedy_peak;
+	u32 *best_order;
+
+	/* Scratch of the searches, m entries each unless noted. */
+	struct npa_profile prof;
+	u32 *order, *cand;	/* placement orders */
+	u64 *cur_off;		/* local search: the current plan */
+	u32 *by_a;		/* rects by first leaf */
+	u8 *risk;		/* enum npa_risk */
+	struct npa_seg *seg;	/* unions of lifetimes */
+	struct npa_key *keys, *gkeys;
+	struct npa_skey *skeys;
+	u32 *grank;		/* rank of each group */
+
+	/* Exact search (allocated on demand). */
+	struct npa_frame *frames;
+	u32 nframes;
+	u64 *sky;		/* skyline height per leaf */
+	u64 *rem;		/* bytes of unplaced rects live per leaf */
+	u32 *live;		/* unplaced rects live per leaf */
+	bool *placed;
+	u32 *start, *bucket;	/* rects by first leaf */
+	bool dfs_random;	/* restarts scan candidates at random */
 
 	u64 rng;
 };
@@ -456,60 +517,59 @@ static u32 npa_tree_query(struct npa_tree *t, u32 a, u32 b)
 	return nq;
 }
 
-/* Lowest aligned x >= @x with [x, x + size) clear of the ranges of @l. */
-static u64 npa_list_fit(const struct npa_iv *pool, const struct npa_list *l,
-			u64 x, u64 size, u64 amask)
+/* First range at or after @j in @v[0, cnt) that ends after @x (galloping). */
+static u32 npa_list_skip(const struct npa_iv *v, u32 cnt, u32 j, u64 x)
 {
-	const struct npa_iv *v = pool + l->base;
-	u32 i = npa_list_after(v, l->cnt, x);
+	u32 step = 1, lo, hi;
 
-	for (;;) {
-		x = (x + amask) & ~amask;
-		while (i < l->cnt && v[i].end <= x)
-			i++;
-		if (i == l->cnt || v[i].off >= x + size)
-			return x;
-		x = v[i++].end;
+	if (j >= cnt || v[j].end > x)
+		return j;
+	lo = j + 1;
+	while (lo + step - 1 < cnt && v[lo + step - 1].end <= x) {
+		lo += step;
+		step <<= 1;
 	}
+	hi = min_t(u32, lo + step - 1, cnt);
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (v[mid].end <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
-/* Lowest aligned x >= @x clear of all @nq lists of the last query. */
-static u64 npa_tree_fit(const struct npa_tree *t, u32 nq, u64 x, u64 size,
+/*
+ * Lowest aligned x >= @x with [x, x + size) clear of all @nq lists of the
+ * last query. x only grows, so each list keeps a cursor; the scan stops
+ * when a full round over the lists leaves x where it is.
+ */
+static u64 npa_tree_fit(struct npa_tree *t, u32 nq, u64 x, u64 size,
 			u64 amask)
 {
 	u32 i = 0, ok = 0;
 
+	memset(t->cur, 0, nq * sizeof(*t->cur));
 	x = (x + amask) & ~amask;
 	while (ok < nq) {
-		u64 y = npa_list_fit(t->pool, t->q[i], x, size, amask);
+		const struct npa_list *l = t->q[i];
+		const struct npa_iv *v = t->pool + l->base;
+		u32 j = npa_list_skip(v, l->cnt, t->cur[i], x);
+		bool moved = false;
 
-		if (y != x) {
-			x = y;
-			ok = 1;
-		} else {
-			ok++;
+		while (j < l->cnt && v[j].off < x + size) {
+			x = (v[j].end + amask) & ~amask;
+			j = npa_list_skip(v, l->cnt, j + 1, x);
+			moved = true;
 		}
+		t->cur[i] = j;
+		ok = moved ? 1 : ok + 1;
 		if (++i == nq)
 			i = 0;
 	}
 	return x;
-}
-
-/* Start of the first range above the free address @x, or U64_MAX. */
-static u64 npa_tree_next_used(const struct npa_tree *t, u32 nq, u64 x)
-{
-	u64 next = U64_MAX;
-	u32 i;
-
-	for (i = 0; i < nq; i++) {
-		const struct npa_list *l = t->q[i];
-		const struct npa_iv *v = t->pool + l->base;
-		u32 j = npa_list_after(v, l->cnt, x);
-
-		if (j < l->cnt)
-			next = min(next, v[j].off);
-	}
-	return next;
 }
 
 /* First fit: the lowest free address, as the peak-suppression rule asks. */
@@ -520,30 +580,56 @@ static u64 npa_fit_lowest(struct npa_ctx *c, const struct npa_rect *r)
 	return npa_tree_fit(&c->tree, nq, 0, r->size, r->amask);
 }
 
+static void npa_heap_down(struct npa_cursor *h, u32 n, u32 i)
+{
+	for (;;) {
+		u32 l = 2 * i + 1, m = i;
+
+		if (l < n && h[l].v->off < h[m].v->off)
+			m = l;
+		if (l + 1 < n && h[l + 1].v->off < h[m].v->off)
+			m = l + 1;
+		if (m == i)
+			return;
+		swap(h[i], h[m]);
+		i = m;
+	}
+}
+
 /*
  * TFLite's best fit: among the gaps between the live buffers (in address
- * order), the smallest that holds the buffer; else on top of them.
+ * order), the smallest that holds the buffer; else on top of them. The
+ * query's lists are sorted, so a heap merges them in address order.
  */
 static u64 npa_fit_best(struct npa_ctx *c, const struct npa_rect *r)
 {
-	const struct npa_tree *t = &c->tree;
-	u32 nq = npa_tree_query(&c->tree, r->a, r->b);
-	u64 x, best = U64_MAX, best_gap = U64_MAX;
+	struct npa_tree *t = &c->tree;
+	struct npa_cursor *h = t->heap;
+	u32 nq = npa_tree_query(t, r->a, r->b), i, n = 0;
+	u64 prev = 0, best = U64_MAX, best_gap = U64_MAX;
 
-	x = npa_tree_fit(t, nq, 0, 1, 0);
-	for (;;) {
-		u64 next = npa_tree_next_used(t, nq, x);
-		u64 y = (x + r->amask) & ~r->amask;
-
-		if (next == U64_MAX)
-			break;
-		if (y <= next && next - y >= r->size && next - x < best_gap) {
-			best_gap = next - x;
-			best = y;
-		}
-		x = npa_tree_fit(t, nq, next, 1, 0);
+	for (i = 0; i < nq; i++) {
+		h[n].v = t->pool + t->q[i]->base;
+		h[n].end = h[n].v + t->q[i]->cnt;
+		n++;
 	}
-	return best != U64_MAX ? best : (x + r->amask) & ~r->amask;
+	for (i = n / 2; i-- > 0; )
+		npa_heap_down(h, n, i);
+	while (n) {
+		const struct npa_iv *v = h[0].v;
+		u64 x = (prev + r->amask) & ~r->amask;
+
+		if (v->off >= prev && x + r->size <= v->off &&
+		    v->off - prev < best_gap) {
+			best_gap = v->off - prev;
+			best = x;
+		}
+		prev = max(prev, v->end);
+		if (++h[0].v == h[0].end)
+			h[0] = h[--n];
+		npa_heap_down(h, n, 0);
+	}
+	return best != U64_MAX ? best : (prev + r->amask) & ~r->amask;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -602,6 +688,8 @@ static bool npa_keep(struct npa_ctx *c, u32 algo)
 
 	if (c->have_best && peak >= c->best_peak)
 		return false;
+	pr_debug("npa_plan: %s: peak %llu (lb %llu) after %llu placements\n",
+		 npa_plan_algo_name(algo), peak, c->lb, c->work);
 	memcpy(c->best_off, c->off, c->m * sizeof(*c->off));
 	c->best_peak = peak;
 	c->best_algo = algo;
@@ -611,11 +699,6 @@ static bool npa_keep(struct npa_ctx *c, u32 algo)
 
 /* ---------------------------------------------------------------------- */
 /* Orders */
-
-struct npa_key {
-	u64 k1, k2;
-	u32 id;
-};
 
 /* Descending k1, then descending k2, then ascending id. */
 static int npa_key_cmp(const void *a, const void *b)
@@ -641,6 +724,7 @@ static void npa_order_by_keys(struct npa_key *keys, u32 n, u32 *order)
 }
 
 enum npa_metric {
+	NPA_METRIC_SIZE_LOGLEN,	/* size x log2(lifetime length + 1) */
 	NPA_METRIC_SIZE,	/* size, then lifetime length */
 	NPA_METRIC_PRESSURE,	/* max live bytes over the lifetime, size */
 	NPA_METRIC_AREA,	/* size x lifetime length */
@@ -662,12 +746,6 @@ static inline u64 npa_sat_add(u64 a, u64 b)
 
 	return check_add_overflow(a, b, &r) ? U64_MAX : r;
 }
-
-struct npa_profile {
-	u32 size;
-	u64 *tree;
-	u64 *psum;
-};
 
 static void npa_profile_free(struct npa_profile *p)
 {
@@ -726,66 +804,77 @@ static u64 npa_profile_max(const struct npa_profile *p, u32 a, u32 b)
 	return m;
 }
 
-static int npa_order_metric(struct npa_ctx *c, const struct npa_profile *p,
-			    enum npa_metric metric, u32 *order)
+/* The two sort keys (both descending) of rect @id under @metric. */
+static void npa_metric_keys(const struct npa_ctx *c, u32 metric, u32 id,
+			    u64 *k1, u64 *k2)
 {
-	struct npa_key *keys;
+	const struct npa_rect *r = &c->r[id];
+	const struct npa_profile *p = &c->prof;
+	u64 len = r->hi - r->lo;
+
+	*k2 = r->size;
+	switch (metric) {
+	case NPA_METRIC_SIZE_LOGLEN:
+		*k1 = npa_sat_mul(r->size, ilog2(len + 1));
+		break;
+	case NPA_METRIC_SIZE:
+		*k1 = r->size;
+		*k2 = len;
+		break;
+	case NPA_METRIC_PRESSURE:
+		*k1 = npa_profile_max(p, r->a, r->b);
+		break;
+	case NPA_METRIC_AREA:
+		*k1 = npa_sat_mul(r->size, len);
+		break;
+	case NPA_METRIC_LENGTH:
+		*k1 = len;
+		break;
+	default:
+		*k1 = p->psum[r->b] - p->psum[r->a];
+		break;
+	}
+}
+
+/* All rects in the order of @metric; uses c->keys. */
+static void npa_order_metric(struct npa_ctx *c, u32 metric, u32 *order)
+{
+	struct npa_key *keys = c->keys;
 	u32 i;
 
-	keys = kvmalloc_array(c->m, sizeof(*keys), GFP_KERNEL);
-	if (!keys)
-		return -ENOMEM;
 	for (i = 0; i < c->m; i++) {
-		const struct npa_rect *r = &c->r[i];
-		u64 len = r->hi - r->lo;
-		u32 a = r->a, b = r->b;
-
+		npa_metric_keys(c, metric, i, &keys[i].k1, &keys[i].k2);
 		keys[i].id = i;
-		switch (metric) {
-		case NPA_METRIC_SIZE:
-			keys[i].k1 = r->size;
-			keys[i].k2 = len;
-			break;
-		case NPA_METRIC_PRESSURE:
-			keys[i].k1 = npa_profile_max(p, a, b);
-			keys[i].k2 = r->size;
-			break;
-		case NPA_METRIC_AREA:
-			keys[i].k1 = npa_sat_mul(r->size, len);
-			keys[i].k2 = r->size;
-			break;
-		case NPA_METRIC_LENGTH:
-			keys[i].k1 = len;
-			keys[i].k2 = r->size;
-			break;
-		default:
-			keys[i].k1 = p->psum[b] - p->psum[a];
-			keys[i].k2 = r->size;
-			break;
-		}
 	}
 	npa_order_by_keys(keys, c->m, order);
-	kvfree(keys);
-	return 0;
 }
 
 /* Greedy-by-size order: size descending, then caller's index (stable). */
-static int npa_order_greedy(struct npa_ctx *c, u32 *order)
+static void npa_order_greedy(struct npa_ctx *c, u32 *order)
 {
-	struct npa_key *keys;
+	struct npa_key *keys = c->keys;
 	u32 i;
 
-	keys = kvmalloc_array(c->m, sizeof(*keys), GFP_KERNEL);
-	if (!keys)
-		return -ENOMEM;
 	for (i = 0; i < c->m; i++) {
 		keys[i].k1 = c->r[i].size;
 		keys[i].k2 = 0;
 		keys[i].id = i;	/* rect ids follow the caller's order */
 	}
 	npa_order_by_keys(keys, c->m, order);
-	kvfree(keys);
-	return 0;
+}
+
+/* Rects by first leaf, for the unions of lifetimes. */
+static void npa_order_by_a(struct npa_ctx *c)
+{
+	struct npa_key *keys = c->keys;
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		keys[i].k1 = U32_MAX - c->r[i].a;
+		keys[i].k2 = 0;
+		keys[i].id = i;
+	}
+	npa_order_by_keys(keys, c->m, c->by_a);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -798,6 +887,25 @@ static void npa_ctx_free(struct npa_ctx *c)
 	kvfree(c->t);
 	kvfree(c->off);
 	kvfree(c->best_off);
+	kvfree(c->best_order);
+	npa_profile_free(&c->prof);
+	kvfree(c->order);
+	kvfree(c->cand);
+	kvfree(c->cur_off);
+	kvfree(c->by_a);
+	kvfree(c->risk);
+	kvfree(c->seg);
+	kvfree(c->keys);
+	kvfree(c->gkeys);
+	kvfree(c->skeys);
+	kvfree(c->grank);
+	kvfree(c->frames);
+	kvfree(c->sky);
+	kvfree(c->rem);
+	kvfree(c->live);
+	kvfree(c->placed);
+	kvfree(c->start);
+	kvfree(c->bucket);
 }
 
 static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
@@ -813,7 +921,20 @@ static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
 	c->t = kvmalloc_array(m, 2 * sizeof(*c->t), GFP_KERNEL);
 	c->off = kvcalloc(m, sizeof(*c->off), GFP_KERNEL);
 	c->best_off = kvcalloc(m, sizeof(*c->best_off), GFP_KERNEL);
-	if (!c->r || !c->t || !c->off || !c->best_off)
+	c->best_order = kvmalloc_array(m, sizeof(*c->best_order), GFP_KERNEL);
+	c->order = kvmalloc_array(m, sizeof(*c->order), GFP_KERNEL);
+	c->cand = kvmalloc_array(m, sizeof(*c->cand), GFP_KERNEL);
+	c->cur_off = kvmalloc_array(m, sizeof(*c->cur_off), GFP_KERNEL);
+	c->by_a = kvmalloc_array(m, sizeof(*c->by_a), GFP_KERNEL);
+	c->risk = kvmalloc_array(m, sizeof(*c->risk), GFP_KERNEL);
+	c->seg = kvmalloc_array(m, sizeof(*c->seg), GFP_KERNEL);
+	c->keys = kvmalloc_array(m, sizeof(*c->keys), GFP_KERNEL);
+	c->gkeys = kvmalloc_array(m, sizeof(*c->gkeys), GFP_KERNEL);
+	c->skeys = kvmalloc_array(m, sizeof(*c->skeys), GFP_KERNEL);
+	c->grank = kvmalloc_array(m, sizeof(*c->grank), GFP_KERNEL);
+	if (!c->r || !c->t || !c->off || !c->best_off || !c->best_order ||
+	    !c->order || !c->cand || !c->cur_off || !c->by_a || !c->risk ||
+	    !c->seg || !c->keys || !c->gkeys || !c->skeys || !c->grank)
 		goto err_free;
 	for (i = 0, j = 0; i < n; i++) {
 		const struct npa_plan_buf *b = &bufs[i];
@@ -840,8 +961,9 @@ static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
 		c->r[i].a = npa_time_rank(c, c->r[i].lo);
 		c->r[i].b = npa_time_rank(c, c->r[i].hi);
 	}
-	if (npa_tree_init(c))
+	if (npa_tree_init(c) || npa_profile_build(c, &c->prof))
 		goto err_free;
+	npa_order_by_a(c);
 
 	/* The lower bound of the non-zero buffers. */
 	ev = kvmalloc_array(m, 2 * sizeof(*ev), GFP_KERNEL);
@@ -876,40 +998,788 @@ static void npa_ctx_output(const struct npa_ctx *c, struct npa_plan_buf *bufs,
 /* ---------------------------------------------------------------------- */
 /* Searches */
 
-static int npa_run_greedy(struct npa_ctx *c, u32 *order)
+/* splitmix64: the planner's own PRNG, so plans are reproducible. */
+static u64 npa_rand(struct npa_ctx *c)
 {
-	int ret;
+	u64 z = (c->rng += 0x9e3779b97f4a7c15ULL);
 
-	ret = npa_order_greedy(c, order);
-	if (ret)
-		return ret;
-	npa_pass(c, order, true, 0);
-	c->greedy_peak = c->peak;
-	npa_keep(c, NPA_PLAN_ALGO_GREEDY);
-	return 0;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
-static int npa_run_orders(struct npa_ctx *c, const struct npa_profile *p,
-			  u32 *order)
+static u32 npa_rand_below(struct npa_ctx *c, u32 n)
+{
+	return (u32)(((npa_rand(c) >> 32) * n) >> 32);
+}
+
+/*
+ * Secondary cost of the placement in c->off, to break ties between plans
+ * of equal peak: the area (bytes x steps) above the lower bound.
+ */
+static u64 npa_excess(const struct npa_ctx *c)
+{
+	u64 ex = 0;
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		u64 end = c->off[i] + c->r[i].size;
+
+		if (end > c->lb)
+			ex = npa_sat_add(ex, npa_sat_mul(end - c->lb,
+							 c->r[i].hi - c->r[i].lo));
+	}
+	return ex;
+}
+
+/* Place @order and keep it if it is the best plan so far. */
+static bool npa_try(struct npa_ctx *c, const u32 *order, u64 cutoff, u32 algo)
+{
+	if (!npa_pass(c, order, false, cutoff))
+		return false;
+	if (npa_keep(c, algo))
+		memcpy(c->best_order, order, c->m * sizeof(*order));
+	return true;
+}
+
+/*
+ * The baseline. For npa_plan() it runs after the metric orders and stops
+ * as soon as it cannot win, so it costs little; it is there so that the
+ * result is never worse than the baseline.
+ */
+static void npa_run_greedy(struct npa_ctx *c)
+{
+	if (c->have_best && c->best_peak <= c->lb)
+		return;
+	npa_order_greedy(c, c->order);
+	if (!npa_pass(c, c->order, true, c->have_best ? c->best_peak : 0))
+		return;
+	c->greedy_peak = c->peak;
+	if (npa_keep(c, NPA_PLAN_ALGO_GREEDY))
+		memcpy(c->best_order, c->order, c->m * sizeof(*c->order));
+}
+
+static void npa_run_orders(struct npa_ctx *c)
 {
 	u32 metric;
-	int ret;
 
 	for (metric = 0; metric < NPA_METRIC_COUNT; metric++) {
-		if (c->best_peak <= c->lb || !npa_can_spend(c, c->m))
+		if (c->have_best && (c->best_peak <= c->lb ||
+				     !npa_can_spend(c, c->m)))
 			break;
-		ret = npa_order_metric(c, p, metric, order);
-		if (ret)
-			return ret;
-		if (npa_pass(c, order, false, c->best_peak))
-			npa_keep(c, NPA_PLAN_ALGO_ORDER);
+		npa_order_metric(c, metric, c->order);
+		npa_try(c, c->order, c->have_best ? c->best_peak : 0,
+			NPA_PLAN_ALGO_ORDER);
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Peak suppression */
+
+enum npa_risk {
+	NPA_RISK_HIGH,
+	NPA_RISK_MEDIUM,
+	NPA_RISK_LOW,
+	NPA_RISK_NONE,
+};
+
+/*
+ * Merge the lifetimes of the rects whose risk class is in @mask into
+ * disjoint segments (sorted). Lifetimes are half-open, so [a, b) and
+ * [b, c) stay apart: they do not overlap in time.
+ */
+static u32 npa_segments(struct npa_ctx *c, u32 mask)
+{
+	struct npa_seg *seg = c->seg;
+	u32 i, ns = 0;
+
+	for (i = 0; i < c->m; i++) {
+		u32 id = c->by_a[i];
+		const struct npa_rect *r = &c->r[id];
+
+		if (!(mask & (1U << c->risk[id])))
+			continue;
+		if (ns && r->a < seg[ns - 1].b)
+			seg[ns - 1].b = max(seg[ns - 1].b, r->b);
+		else
+			seg[ns++] = (struct npa_seg){ r->a, r->b };
+	}
+	return ns;
+}
+
+/* Index of the segment that leaves [a, b) intersect, or U32_MAX. */
+static u32 npa_seg_find(const struct npa_seg *seg, u32 ns, u32 a, u32 b)
+{
+	u32 lo = 0, hi = ns;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (seg[mid].b <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ns && seg[lo].a < b ? lo : U32_MAX;
+}
+
+/* Give class @to to every rect of class @from that meets @mask's union. */
+static void npa_spread(struct npa_ctx *c, u32 mask, u8 from, u8 to)
+{
+	u32 i, ns = npa_segments(c, mask);
+
+	for (i = 0; i < c->m; i++)
+		if (c->risk[i] == from &&
+		    npa_seg_find(c->seg, ns, c->r[i].a, c->r[i].b) != U32_MAX)
+			c->risk[i] = to;
+}
+
+/*
+ * Classify the rects of the placement in c->off by risk: high are those
+ * ending above the lower bound and those overlapping them in time; medium
+ * those ending exactly at it and their overlaps; low those overlapping a
+ * high or medium one; none the rest. Returns false if nothing ends above
+ * the bound.
+ */
+static bool npa_classify(struct npa_ctx *c)
+{
+	bool any = false;
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		u64 end = c->off[i] + c->r[i].size;
+
+		if (end > c->lb) {
+			c->risk[i] = NPA_RISK_HIGH;
+			any = true;
+		} else {
+			c->risk[i] = end == c->lb ? NPA_RISK_MEDIUM : NPA_RISK_NONE;
+		}
+	}
+	if (!any)
+		return false;
+	npa_spread(c, 1U << NPA_RISK_HIGH, NPA_RISK_MEDIUM, NPA_RISK_HIGH);
+	npa_spread(c, 1U << NPA_RISK_HIGH, NPA_RISK_NONE, NPA_RISK_HIGH);
+	npa_spread(c, 1U << NPA_RISK_MEDIUM, NPA_RISK_NONE, NPA_RISK_MEDIUM);
+	npa_spread(c, 1U << NPA_RISK_HIGH | 1U << NPA_RISK_MEDIUM,
+		   NPA_RISK_NONE, NPA_RISK_LOW);
+	return true;
+}
+
+static int npa_skey_cmp(const void *a, const void *b)
+{
+	const struct npa_skey *x = a, *y = b;
+
+	if (x->k0 != y->k0)
+		return x->k0 < y->k0 ? -1 : 1;
+	if (x->k1 != y->k1)
+		return x->k1 > y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 > y->k2 ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Rank the time-overlap groups of class @cls (the segments of its union)
+ * by how far their members stick out, worst first; writes a k0 per rect.
+ */
+static u32 npa_group(struct npa_ctx *c, u8 cls, u64 base, struct npa_skey *sk)
+{
+	u32 i, ns = npa_segments(c, 1U << cls);
+	struct npa_key *gk = c->gkeys;
+
+	for (i = 0; i < ns; i++) {
+		gk[i].k1 = 0;
+		gk[i].k2 = 0;
+		gk[i].id = i;
+	}
+	for (i = 0; i < c->m; i++) {
+		u32 g;
+
+		if (c->risk[i] != cls)
+			continue;
+		g = npa_seg_find(c->seg, ns, c->r[i].a, c->r[i].b);
+		gk[g].k1 = max(gk[g].k1, c->off[i] + c->r[i].size);
+		sk[i].k0 = g;
+	}
+	sort(gk, ns, sizeof(*gk), npa_key_cmp, NULL);
+	for (i = 0; i < ns; i++)
+		c->grank[gk[i].id] = i;
+	for (i = 0; i < c->m; i++)
+		if (c->risk[i] == cls)
+			sk[i].k0 = base + c->grank[sk[i].k0];
+	return ns;
+}
+
+static u64 npa_order_hash(const u32 *order, u32 m)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+	u32 i;
+
+	for (i = 0; i < m; i++)
+		h = (h ^ order[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The patent's peak suppression, from the plan in c->off placed in
+ * @order: classify by risk, group the high and medium rects by time
+ * overlap, reorder each group by @metric, and merge the classes back in
+ * risk order (high groups, medium groups, then low and none in their old
+ * relative order). Writes the new order to @out.
+ */
+static void npa_suppress_order(struct npa_ctx *c, const u32 *order,
+			       u32 metric, u32 *out)
+{
+	struct npa_skey *sk = c->skeys;
+	u32 i, nh, nm;
+	u64 k1, k2;
+
+	for (i = 0; i < c->m; i++) {
+		u32 id = order[i];
+
+		sk[id].id = id;
+		sk[id].k0 = 0;
+		if (c->risk[id] <= NPA_RISK_MEDIUM) {
+			npa_metric_keys(c, metric, id, &k1, &k2);
+			sk[id].k1 = k1;
+			sk[id].k2 = k2;
+		} else {
+			sk[id].k1 = ~(u64)i;	/* keep the old order */
+			sk[id].k2 = 0;
+		}
+	}
+	nh = npa_group(c, NPA_RISK_HIGH, 0, sk);
+	nm = npa_group(c, NPA_RISK_MEDIUM, nh, sk);
+	for (i = 0; i < c->m; i++) {
+		if (c->risk[i] == NPA_RISK_LOW)
+			sk[i].k0 = (u64)nh + nm;
+		else if (c->risk[i] == NPA_RISK_NONE)
+			sk[i].k0 = (u64)nh + nm + 1;
+	}
+	sort(sk, c->m, sizeof(*sk), npa_skey_cmp, NULL);
+	for (i = 0; i < c->m; i++)
+		out[i] = sk[i].id;
+}
+
+#define NPA_SUPPRESS_SEEN	64
+
+static void npa_run_suppress(struct npa_ctx *c)
+{
+	u64 seen[NPA_SUPPRESS_SEEN], stop;
+	u32 nseen = 0, metric = 0, repeats = 0, i;
+
+	/* At most half of what is left, so the later searches get a share. */
+	stop = c->work + (c->budget > c->work ? c->budget - c->work : 0) / 2;
+	memcpy(c->order, c->best_order, c->m * sizeof(*c->order));
+	memcpy(c->off, c->best_off, c->m * sizeof(*c->off));
+	while (c->best_peak > c->lb && npa_can_spend(c, c->m) &&
+	       c->work + c->m <= stop && repeats < NPA_METRIC_COUNT) {
+		u64 h;
+
+		if (!npa_classify(c))
+			break;
+		npa_suppress_order(c, c->order, metric, c->cand);
+		h = npa_order_hash(c->cand, c->m);
+		for (i = 0; i < min_t(u32, nseen, NPA_SUPPRESS_SEEN); i++)
+			if (seen[i] == h)
+				break;
+		if (i < min_t(u32, nseen, NPA_SUPPRESS_SEEN)) {
+			/* Fixed point for this metric: try the next one. */
+			repeats++;
+			metric = (metric + 1) % NPA_METRIC_COUNT;
+			continue;
+		}
+		seen[nseen++ % NPA_SUPPRESS_SEEN] = h;
+		repeats = 0;
+		swap(c->order, c->cand);
+		if (!npa_try(c, c->order, 0, NPA_PLAN_ALGO_SUPPRESS))
+			break;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Local search */
+
+/* Move order[from] to position @to, shifting the ones between. */
+static void npa_move(u32 *order, u32 from, u32 to)
+{
+	u32 id = order[from];
+
+	if (from > to)
+		memmove(order + to + 1, order + to, (from - to) * sizeof(*order));
+	else
+		memmove(order + from, order + from + 1,
+			(to - from) * sizeof(*order));
+	order[to] = id;
+}
+
+/*
+ * Randomized local search over placement orders, for tightly packed
+ * instances where every order the metrics give leaves holes. A move takes
+ * a rect that sticks out above the lower bound and places it earlier, or
+ * swaps two rects; a candidate is kept when neither its peak nor its area
+ * above the bound is worse. After a long stall the search restarts from a
+ * perturbed best plan.
+ */
+static void npa_run_search(struct npa_ctx *c)
+{
+	u64 cur_peak, cur_ex, stall = 0, stall_max = 64 + 4ULL * c->m;
+	u32 m = c->m, i;
+
+	memcpy(c->order, c->best_order, m * sizeof(*c->order));
+	memcpy(c->cur_off, c->best_off, m * sizeof(*c->cur_off));
+	memcpy(c->off, c->best_off, m * sizeof(*c->off));
+	cur_peak = c->best_peak;
+	cur_ex = npa_excess(c);
+
+	while (c->best_peak > c->lb && npa_can_spend(c, m) && m > 1) {
+		u32 kind = npa_rand_below(c, 4), a, b;
+		u64 peak, ex;
+
+		memcpy(c->cand, c->order, m * sizeof(*c->cand));
+		if (kind < 2) {
+			/* A rect above the bound, earlier in the order. */
+			u32 start = npa_rand_below(c, m);
+
+			for (i = 0; i < m; i++) {
+				a = (start + i) % m;
+				if (c->cur_off[c->cand[a]] +
+				    c->r[c->cand[a]].size > c->lb)
+					break;
+			}
+			b = kind ? 0 : npa_rand_below(c, a + 1);
+			npa_move(c->cand, a, b);
+		} else if (kind == 2) {
+			a = npa_rand_below(c, m);
+			b = npa_rand_below(c, m);
+			swap(c->cand[a], c->cand[b]);
+		} else {
+			a = npa_rand_below(c, m);
+			b = npa_rand_below(c, m);
+			npa_move(c->cand, a, b);
+		}
+		if (!npa_pass(c, c->cand, false, cur_peak + 1)) {
+			stall++;
+		} else {
+			peak = c->peak;
+			ex = npa_excess(c);
+			if (npa_keep(c, NPA_PLAN_ALGO_SEARCH))
+				memcpy(c->best_order, c->cand,
+				       m * sizeof(*c->cand));
+			if (peak < cur_peak || ex < cur_ex)
+				stall = 0;
+			else
+				stall++;
+			if (peak < cur_peak || (peak == cur_peak && ex <= cur_ex)) {
+				cur_peak = peak;
+				cur_ex = ex;
+				swap(c->order, c->cand);
+				memcpy(c->cur_off, c->off, m * sizeof(*c->off));
+			}
+		}
+		if (stall > stall_max) {
+			/* Restart: the best order with a few random swaps. */
+			memcpy(c->order, c->best_order, m * sizeof(*c->order));
+			for (i = 0; i < 1 + npa_rand_below(c, 4); i++) {
+				a = npa_rand_below(c, m);
+				b = npa_rand_below(c, m);
+				swap(c->order[a], c->order[b]);
+			}
+			if (!npa_pass(c, c->order, false, 0))
+				break;
+			cur_peak = c->peak;
+			cur_ex = npa_excess(c);
+			memcpy(c->cur_off, c->off, m * sizeof(*c->off));
+			stall = 0;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Exact search for waste-free plans */
+
+/*
+ * One level of the depth-first search: the valley being filled (its first
+ * leaf @t, height @x and end leaf @vend), where the scan of the candidates
+ * starting at @t stands (@phase 0: those that end with the valley, 1: the
+ * rest; @k of them scanned, starting at @rot) and the rect placed at this
+ * level. @rim is the height of the lower of the valley's two walls.
+ */
+struct npa_frame {
+	u32 t, vend;
+	u64 x, rim;
+	u32 phase, k, rot;
+	u32 id;
+};
+
+/* npa_frame.id of a level that wasted its valley instead of filling it. */
+#define NPA_DFS_WASTE	(U32_MAX - 1)
+
+/* Lowest skyline leaf that still has unplaced rects live; leftmost. */
+static u32 npa_dfs_valley(const struct npa_ctx *c)
+{
+	u32 i, best = U32_MAX;
+
+	for (i = 0; i + 1 < c->nt; i++)
+		if (c->live[i] && (best == U32_MAX || c->sky[i] < c->sky[best]))
+			best = i;
+	return best;
+}
+
+static bool npa_dfs_fits(const struct npa_ctx *c, const struct npa_rect *r,
+			 u64 x, u64 cap)
+{
+	u32 i;
+
+	if (x & r->amask || x + r->size > cap)
+		return false;
+	for (i = r->a; i < r->b; i++)
+		if (c->sky[i] != x)
+			return false;
+	return true;
+}
+
+/* Set the skyline under rect @id to @h and (un)count it as unplaced. */
+static void npa_dfs_set(struct npa_ctx *c, u32 id, u64 h, int live)
+{
+	const struct npa_rect *r = &c->r[id];
+	u32 i;
+
+	for (i = r->a; i < r->b; i++) {
+		c->sky[i] = h;
+		c->live[i] += live;
+		if (live > 0)
+			c->rem[i] += r->size;
+		else
+			c->rem[i] -= r->size;
+	}
+}
+
+static void npa_dfs_fill(struct npa_ctx *c, u32 a, u32 b, u64 h)
+{
+	for (; a < b; a++)
+		c->sky[a] = h;
+}
+
+/*
+ * May the valley of @f be raised to its rim? Every leaf must still hold
+ * the bytes of its unplaced rects below @cap.
+ */
+static bool npa_dfs_waste_ok(const struct npa_ctx *c,
+			     const struct npa_frame *f, u64 cap)
+{
+	u32 i;
+
+	if (f->rim > cap)
+		return false;
+	for (i = f->t; i < f->vend; i++)
+		if (c->rem[i] > cap - f->rim)
+			return false;
+	return true;
+}
+
+/*
+ * Next candidate of frame @f, or U32_MAX when none is left. The scan of
+ * a bucket may start at a rotation (restarts); it still tries every rect,
+ * and skips a rect whose twin just before it in the bucket is unplaced:
+ * that twin is tried in this frame, before or after.
+ */
+static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
+{
+	u32 first = c->start[f->t], cnt = c->start[f->t + 1] - first;
+
+	for (; f->phase < 2; f->phase++, f->k = 0) {
+		for (; f->k < cnt; f->k++) {
+			u32 i = first + (f->rot + f->k) % cnt;
+			u32 id = c->bucket[i];
+			const struct npa_rect *r = &c->r[id];
+
+			if (c->placed[id] || (r->b == f->vend) != !f->phase)
+				continue;
+			if (i > first) {
+				u32 p = c->bucket[i - 1];
+
+				if (!c->placed[p] && c->r[p].size == r->size &&
+				    c->r[p].b == r->b && c->r[p].amask == r->amask)
+					continue;
+			}
+			if (npa_dfs_fits(c, r, f->x, cap)) {
+				f->k++;
+				return id;
+			}
+		}
+	}
+	/* Last resort: leave the valley empty up to its lower wall. */
+	if (f->phase == 2) {
+		f->phase++;
+		if (npa_dfs_waste_ok(c, f, cap))
+			return NPA_DFS_WASTE;
+	}
+	return U32_MAX;
+}
+
+/*
+ * Can the corner at leaf @t still be filled? A leaf that is higher on its
+ * left keeps that until it is the lowest valley (only the lowest valley
+ * grows), so then some rect has to start at @t on top of it, fit below
+ * @cap, and end before the first leaf to the right that is higher already.
+ */
+static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap)
+{
+	u32 i, end, wall;
+	u64 x;
+
+	if (t + 1 >= c->nt || !c->live[t] || (t && c->sky[t - 1] <= c->sky[t]))
+		return true;
+	x = c->sky[t];
+	for (wall = t + 1; wall + 1 < c->nt && c->sky[wall] <= x; wall++)
+		;
+	end = c->start[t + 1];
+	for (i = c->start[t]; i < end; i++) {
+		const struct npa_rect *r = &c->r[c->bucket[i]];
+
+		if (!c->placed[c->bucket[i]] && !(x & r->amask) &&
+		    r->size <= cap - x && r->b <= wall)
+			return true;
+	}
+	return false;
+}
+
+/* Set up frame @f at the current lowest valley; false if none is left. */
+static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
+{
+	u32 t = npa_dfs_valley(c), e;
+
+	if (t == U32_MAX)
+		return false;
+	for (e = t; e + 1 < c->nt && c->sky[e] == c->sky[t]; e++)
+		;
+	f->t = t;
+	f->vend = e;
+	f->x = c->sky[t];
+	/* A leaf with nothing left to place may be lower: not a wall. */
+	f->rim = U64_MAX;
+	if (t && c->sky[t - 1] > f->x)
+		f->rim = c->sky[t - 1];
+	if (e + 1 < c->nt && c->sky[e] > f->x)
+		f->rim = min(f->rim, c->sky[e]);
+	f->phase = 0;
+	f->k = 0;
+	f->rot = c->dfs_random ? npa_rand(c) >> 33 : 0;
+	f->id = U32_MAX;
+	return true;
+}
+
+/*
+ * Depth-first search for a plan with peak at most @cap and no holes: rects
+ * are placed in address order, each on the flat bottom of the lowest,
+ * leftmost valley of the skyline, starting at its left edge. In a plan
+ * without holes the rect covering that corner has to start there, so the
+ * search only branches over those rects: MiniMalloc's canonical solutions.
+ * Twins (same lifetime, size and alignment) are tried once. Costs one unit
+ * of work per placement. Returns 1 if a plan was found (in c->off), 0 if
+ * none exists, -1 if the budget ran out first.
+ */
+static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
+{
+	struct npa_frame *stack = c->frames;
+	u32 depth = 0, placed = 0, i;
+	int found = -1;
+	u64 spent = 0;
+
+	memset(c->sky, 0, c->nt * sizeof(*c->sky));
+	memset(c->live, 0, c->nt * sizeof(*c->live));
+	memset(c->rem, 0, c->nt * sizeof(*c->rem));
+	memset(c->placed, 0, c->m * sizeof(*c->placed));
+	for (i = 0; i < c->m; i++)
+		npa_dfs_set(c, i, 0, 1);
+	if (!npa_dfs_frame(c, &stack[0]))
+		return 0;
+
+	for (;;) {
+		struct npa_frame *f = &stack[depth];
+		u32 id;
+
+		if (f->id == NPA_DFS_WASTE) {
+			npa_dfs_fill(c, f->t, f->vend, f->x);
+		} else if (f->id != U32_MAX) {
+			/* Undo this level's rect before trying the next. */
+			npa_dfs_set(c, f->id, f->x, 1);
+			c->placed[f->id] = false;
+			placed--;
+		}
+		f->id = U32_MAX;
+		id = npa_dfs_next(c, f, cap);
+		if (id == U32_MAX) {
+			if (!depth) {
+				found = 0;
+				break;
+			}
+			depth--;
+			continue;
+		}
+		if (spent >= budget || (!(spent % NPA_PLAN_CHECK_EVERY) &&
+					npa_time_check(c)))
+			break;
+		spent++;
+		f->id = id;
+		if (id == NPA_DFS_WASTE) {
+			npa_dfs_fill(c, f->t, f->vend, f->rim);
+		} else {
+			c->placed[id] = true;
+			c->off[id] = f->x;
+			placed++;
+			npa_dfs_set(c, id, f->x + c->r[id].size, -1);
+			/* Prune when a corner this rect made cannot be filled. */
+			if (!npa_dfs_corner_ok(c, c->r[id].a, cap) ||
+			    !npa_dfs_corner_ok(c, c->r[id].b, cap))
+				continue;
+		}
+		if (placed == c->m) {
+			found = 1;
+			break;
+		}
+		if (WARN_ON_ONCE(depth + 1 >= c->nframes) ||
+		    WARN_ON_ONCE(!npa_dfs_frame(c, &stack[depth + 1])))
+			break;
+		depth++;
+	}
+	c->work += spent;
+	return found;
+}
+
+/* Rects grouped by first leaf; in a group bigger, then longer, first. */
+static int npa_dfs_init(struct npa_ctx *c)
+{
+	struct npa_skey *sk = c->skeys;
+	u32 i;
+
+	/* Each rect makes at most two walls, each waste removes one. */
+	c->nframes = 3 * c->m + 2;
+	c->frames = kvmalloc_array(c->nframes, sizeof(*c->frames), GFP_KERNEL);
+	c->sky = kvmalloc_array(c->nt, sizeof(*c->sky), GFP_KERNEL);
+	c->rem = kvmalloc_array(c->nt, sizeof(*c->rem), GFP_KERNEL);
+	c->live = kvmalloc_array(c->nt, sizeof(*c->live), GFP_KERNEL);
+	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL);
+	c->start = kvcalloc((size_t)c->nt + 1, sizeof(*c->start), GFP_KERNEL);
+	c->bucket = kvmalloc_array(c->m, sizeof(*c->bucket), GFP_KERNEL);
+	if (!c->frames || !c->sky || !c->rem || !c->live || !c->placed ||
+	    !c->start || !c->bucket)
+		return -ENOMEM;
+	for (i = 0; i < c->m; i++) {
+		const struct npa_rect *r = &c->r[i];
+
+		sk[i].k0 = r->a;
+		sk[i].k1 = r->size;
+		sk[i].k2 = (u64)r->b << 32 | (U32_MAX - (u32)r->amask);
+		sk[i].id = i;
+		c->start[r->a + 1]++;
+	}
+	sort(sk, c->m, sizeof(*sk), npa_skey_cmp, NULL);
+	for (i = 0; i < c->m; i++)
+		c->bucket[i] = sk[i].id;
+	for (i = 0; i < c->nt; i++)
+		c->start[i + 1] += c->start[i];
 	return 0;
 }
 
+/* Is the live load at the lower bound for at least 7/8 of the time? */
+static bool npa_tight(const struct npa_ctx *c)
+{
+	u64 at = 0, all = 0;
+	u32 i;
+
+	for (i = 0; i + 1 < c->nt; i++) {
+		u64 d = c->t[i + 1] - c->t[i];
+
+		all += d;
+		if (c->prof.tree[c->prof.size + i] == c->lb)
+			at += d;
+	}
+	return at >= all - all / 8;
+}
+
+/*
+ * Branch and bound over canonical skyline plans for moderate n: restarts
+ * of npa_dfs() with a node limit of a few placements per rect, the first
+ * scanning candidates in their preferred order, later ones at random
+ * (short random restarts beat one long search on these heavy-tailed
+ * trees). Each plan found lowers the cap below its peak. Tightly packed
+ * instances, where the search is the only thing that works, get most of
+ * the remaining budget; others a quarter.
+ */
+/* One round of restarts at @cap until @stop; true if a plan was found. */
+static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
+{
+	u64 limit = max_t(u64, 4ULL * c->m, 1024);
+	u32 i;
+
+	*proof = 0;
+	while (c->work < stop && !c->out_of_time) {
+		int ret = npa_dfs(c, cap, min(limit, stop - c->work));
+
+		if (ret == 0) {
+			*proof = 1;	/* no plan of this shape under cap */
+			return false;
+		}
+		c->dfs_random = true;
+		if (ret < 0)
+			continue;
+		c->peak = 0;
+		for (i = 0; i < c->m; i++)
+			c->peak = max(c->peak, c->off[i] + c->r[i].size);
+		npa_keep(c, NPA_PLAN_ALGO_EXACT);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Branch and bound over canonical skyline plans for moderate n: restarts
+ * of npa_dfs() with a node limit of a few placements per rect, the first
+ * scanning candidates in their preferred order, later ones at random
+ * (short random restarts beat one long search on these heavy-tailed
+ * trees). First at the lower bound; then, if that fails, a bisection of
+ * the cap between the lower bound and the best peak. Tightly packed
+ * instances, where this is the search that works, get most of the
+ * remaining budget; others a quarter.
+ */
+static void npa_run_exact(struct npa_ctx *c, bool tight)
+{
+	u64 left = c->budget > c->work ? c->budget - c->work : 0;
+	u64 share, lo, stop;
+	int proof;
+
+	if (c->best_peak <= c->lb || c->m > NPA_PLAN_EXACT_MAX || !left)
+		return;
+	if (npa_dfs_init(c))
+		return;
+	share = tight ? left - left / 4 : left / 4;
+	stop = c->work + share;
+	if (npa_exact_at(c, c->lb, c->work + share - share / 4, &proof) || proof)
+		return;
+	lo = c->lb;
+	while (c->work < stop && !c->out_of_time && c->best_peak - lo > 1) {
+		u64 cap = lo + (c->best_peak - lo) / 2;
+		u64 slice = max_t(u64, (stop - c->work) / 4, 1);
+
+		if (!npa_exact_at(c, cap, c->work + slice, &proof))
+			lo = cap;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Entry points */
+
+/*
+ * About a second of work on this machine class for any n: 2^21 placements
+ * for small instances, less as placements get dearer with n, but always
+ * enough for the baseline and a few metric orders.
+ */
 static u64 npa_default_budget(const struct npa_ctx *c)
 {
-	return max_t(u64, 64ULL * c->m, 1ULL << 20);
+	return max_t(u64, 6ULL * c->m, min_t(u64, 1ULL << 21, (1ULL << 29) / c->m));
 }
 
 static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res,
@@ -929,10 +1799,9 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			struct npa_plan_result *res, bool greedy_only)
 {
 	struct npa_plan_result local;
-	struct npa_profile prof;
-	struct npa_ctx c;
 	u64 t0 = ktime_get_ns(), naive;
-	u32 *order, m;
+	struct npa_ctx *c;
+	u32 m;
 	int ret;
 
 	if (!res)
@@ -951,42 +1820,39 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 		res->plan_ns = ktime_get_ns() - t0;
 		return 0;
 	}
-	ret = npa_ctx_init(&c, bufs, n, m);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	ret = npa_ctx_init(c, bufs, n, m);
 	if (ret)
-		return ret;
-	c.t0 = t0;
-	c.cap_ns = p && p->time_cap_ns ? p->time_cap_ns :
+		goto err_free;
+	c->t0 = t0;
+	c->cap_ns = p && p->time_cap_ns ? p->time_cap_ns :
 		NPA_PLAN_DEFAULT_TIME_CAP_NS;
-	c.budget = p && p->budget ? p->budget : npa_default_budget(&c);
-	c.rng = 0x9e3779b97f4a7c15ULL;
+	c->budget = p && p->budget ? p->budget : npa_default_budget(c);
+	c->rng = 0x9e3779b97f4a7c15ULL;
 
-	order = kvmalloc_array(m, sizeof(*order), GFP_KERNEL);
-	if (!order) {
-		ret = -ENOMEM;
-		goto err_free_ctx;
-	}
-	ret = npa_run_greedy(&c, order);
-	if (ret || greedy_only)
-		goto out;
+	if (!greedy_only)
+		npa_run_orders(c);
+	npa_run_greedy(c);
+	if (!greedy_only) {
+		/* Tightly packed: only the exact search does any good. */
+		bool tight = c->m <= NPA_PLAN_EXACT_MAX && npa_tight(c);
 
-	ret = npa_profile_build(&c, &prof);
-	if (ret)
-		goto err_free_order;
-	ret = npa_run_orders(&c, &prof, order);
-	npa_profile_free(&prof);
-	if (ret)
-		goto err_free_order;
-out:
-	if (!ret) {
-		npa_ctx_output(&c, bufs, n);
-		npa_result_fill(&c, res, naive);
-		if (NPA_PLAN_SELFCHECK)
-			WARN_ON_ONCE(npa_plan_verify(bufs, n, res->peak));
+		if (tight)
+			npa_run_exact(c, true);
+		npa_run_suppress(c);
+		if (!tight)
+			npa_run_exact(c, false);
+		npa_run_search(c);
 	}
-err_free_order:
-	kvfree(order);
-err_free_ctx:
-	npa_ctx_free(&c);
+	npa_ctx_output(c, bufs, n);
+	npa_result_fill(c, res, naive);
+	if (NPA_PLAN_SELFCHECK)
+		WARN_ON_ONCE(npa_plan_verify(bufs, n, res->peak));
+	npa_ctx_free(c);
+err_free:
+	kfree(c);
 	return ret;
 }
 

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npa-bench: the planner's benchmark (not a timed test). Prints three
+ * tables: the benchmark traces, generated tightly packed strips (optimum
+ * known), and plan time and memory for n = 100 .. 100k.
+ *
+ * usage: npa-bench [TRACES-DIR] [--quick]
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/ktime.h>
+#include <linux/limits.h>
+
+#include "gen.h"
+#include "npa_plan.h"
+#include "../npactl/npactl.h"
+
+static double pct(u64 v, u64 lb)
+{
+	return lb ? 100.0 * ((double)v - (double)lb) / (double)lb : 0.0;
+}
+
+struct row {
+	u64 lb, greedy, npa, greedy_ns, npa_ns, work;
+	u32 algo;
+	int valid;
+};
+
+static int run(const struct npa_plan_buf *in, u32 n, u64 budget, struct row *r)
+{
+	struct npa_plan_buf *b = malloc((n ? n : 1) * sizeof(*b));
+	struct npa_plan_params p = { .budget = budget };
+	struct npa_plan_result res;
+	int ret;
+
+	memcpy(b, in, n * sizeof(*b));
+	ret = npa_plan_greedy(b, n, &res);
+	if (ret)
+		goto out;
+	r->greedy = res.peak;
+	r->greedy_ns = res.plan_ns;
+	memcpy(b, in, n * sizeof(*b));
+	ret = npa_plan(b, n, &p, &res);
+	if (ret)
+		goto out;
+	r->lb = res.lower_bound;
+	r->npa = res.peak;
+	r->npa_ns = res.plan_ns;
+	r->work = res.work;
+	r->algo = res.algo;
+	r->valid = !npa_plan_verify(b, n, res.peak);
+out:
+	free(b);
+	return ret;
+}
+
+static void header(const char *first)
+{
+	printf("| %-20s | %7s | %15s | %8s | %8s | %9s | %9s | %-16s |\n",
+	       first, "buffers", "lower bound", "greedy", "npa", "greedy ms",
+	       "npa ms", "found by");
+	printf("|%.22s|%.9s|%.17s|%.10s|%.10s|%.11s|%.11s|%.18s|\n",
+	       "------------------------", "-----------", "-------------------",
+	       "------------", "------------", "-------------", "-------------",
+	       "--------------------");
+}
+
+static void line(const char *name, u32 n, const struct row *r)
+{
+	printf("| %-20s | %7u | %15llu | %+7.2f%% | %+7.3f%% | %9.1f | %9.1f | %-16s |%s\n",
+	       name, n, r->lb, pct(r->greedy, r->lb), pct(r->npa, r->lb),
+	       r->greedy_ns / 1e6, r->npa_ns / 1e6, npa_plan_algo_name(r->algo),
+	       r->valid ? "" : " INVALID");
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static void traces(const char *dir)
+{
+	char *names[256];
+	struct dirent *e;
+	int nn = 0, i;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		perror(dir);
+		return;
+	}
+	while ((e = readdir(d)) && nn < 256)
+		if (strstr(e->d_name, ".csv"))
+			names[nn++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, nn, sizeof(*names), by_name);
+	printf("Benchmark traces (%s), default budget; percentages are over the lower bound.\n\n",
+	       dir);
+	header("trace");
+	for (i = 0; i < nn; i++) {
+		char path[4096];
+		struct npactl_csv csv;
+		struct row r = { 0 };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (npactl_csv_read(path, &csv))
+			continue;
+		if (!run(csv.bufs, csv.n, 0, &r))
+			line(names[i], csv.n, &r);
+		npactl_csv_free(&csv);
+		free(names[i]);
+	}
+	printf("\n");
+}
+
+static void strips(bool quick)
+{
+	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500 };
+	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
+	unsigned int s, seed, seeds = quick ? 2 : 5;
+
+	printf("Tightly packed strips: a 1000000 x 1000 strip cut into n rectangles\n"
+	       "by random guillotine cuts; optimum = lower bound. Default budget.\n\n");
+	header("strip n / seed");
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		for (seed = 1; seed <= seeds; seed++) {
+			struct row r = { 0 };
+			char name[64];
+			u32 n = npa_gen_strip(b, sizes[s], 1000000, 1000,
+					      seed * 7919 + sizes[s]);
+
+			snprintf(name, sizeof(name), "strip %u / %u", sizes[s],
+				 seed);
+			if (!run(b, n, 0, &r))
+				line(name, n, &r);
+		}
+	}
+	printf("\n");
+	free(b);
+}
+
+/* Plan one generated trace of @n buffers in a child; report its memory. */
+static void scale_one(u32 n)
+{
+	struct rusage ru;
+	int pfd[2], status;
+	struct row r = { 0 };
+	pid_t pid;
+
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct npa_plan_buf *b = calloc(n, sizeof(*b));
+
+		close(pfd[0]);
+		npa_gen_trace(b, n, n);
+		run(b, n, 0, &r);
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &r, sizeof(r)) != sizeof(r))
+		r.valid = -1;
+	close(pfd[0]);
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return;
+	printf("| %7u | %8.3f | %+7.3f%% | %9.1f | %9llu | %8.1f |%s\n", n,
+	       r.greedy_ns / 1e6, pct(r.npa, r.lb), r.npa_ns / 1e6, r.work,
+	       ru.ru_maxrss / 1024.0, r.valid > 0 ? "" : " INVALID");
+}
+
+static void scaling(bool quick)
+{
+	static const u32 sizes[] = { 100, 1000, 10000, 30000, 100000 };
+	unsigned int i, cnt = sizeof(sizes) / sizeof(sizes[0]);
+
+	printf("Scaling: generated trace-like instances (npa_gen_trace), default budget;\n"
+	       "max RSS of a child process that plans once with greedy and once with npa.\n\n");
+	printf("| %7s | %8s | %8s | %9s | %9s | %8s |\n", "buffers",
+	       "greedy ms", "npa", "npa ms", "work", "RSS MiB");
+	printf("|---------|----------|----------|-----------|-----------|----------|\n");
+	for (i = 0; i < cnt - (quick ? 2 : 0); i++)
+		scale_one(sizes[i]);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = "../../shared/benchmarks/traces";
+	bool quick = false, only_strips = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--strips"))
+			only_strips = true;
+		else
+			dir = argv[i];
+	}
+	if (only_strips) {
+		strips(quick);
+		return 0;
+	}
+	traces(dir);
+	strips(quick);
+	scaling(quick);
+	return 0;
+}
