@@ -657,7 +657,7 @@ static bool npa_can_spend(struct npa_ctx *c, u64 cost)
  * were placed; the peak is then in c->peak.
  */
 static bool npa_pass(struct npa_ctx *c, const u32 *order, bool bestfit,
-		    u64 cutoff)
+		     u64 cutoff)
 {
 	u32 i;
 
@@ -1494,8 +1494,10 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 			u32 i = first + (f->rot + f->k) % cnt;
 			u32 id = c->bucket[i];
 			const struct npa_rect *r = &c->r[id];
+			bool ends;
 
-			if (c->placed[id] || (r->b == f->vend) != !f->phase)
+			ends = r->b == f->vend;
+			if (c->placed[id] || ends == !!f->phase)
 				continue;
 			if (i > first) {
 				u32 p = c->bucket[i - 1];
@@ -1773,13 +1775,16 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
 /* Entry points */
 
 /*
- * About a second of work on this machine class for any n: 2^21 placements
- * for small instances, less as placements get dearer with n, but always
- * enough for the baseline and a few metric orders.
+ * The default budget: 2^14 placements per rect for small instances, at most
+ * 2^21 (a fraction of a second on a desktop core), fewer as placements
+ * get dearer with n (2^29 / n), but always enough for the baseline and a
+ * few metric orders (6 n).
  */
 static u64 npa_default_budget(const struct npa_ctx *c)
 {
-	return max_t(u64, 6ULL * c->m, min_t(u64, 1ULL << 21, (1ULL << 29) / c->m));
+	u64 b = min_t(u64, 1ULL << 21, (1ULL << 29) / c->m);
+
+	return max_t(u64, 6ULL * c->m, min_t(u64, b, (u64)c->m << 14));
 }
 
 static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res,

@@ -11,9 +11,9 @@
 #include <linux/types.h>
 
 /* Largest alignment a buffer may ask for. */
-#define NPA_PLAN_MAX_ALIGN	(1ULL << 20)
+#define NPA_PLAN_MAX_ALIGN	0x100000ULL	/* 1 MiB */
 /* Largest number of buffers one plan may hold (-E2BIG above). */
-#define NPA_PLAN_MAX_BUFS	(1U << 24)
+#define NPA_PLAN_MAX_BUFS	0x1000000U	/* 16 Mi */
 /* Valid bits of &npa_plan_buf.flags; none are defined yet. */
 #define NPA_PLAN_BUF_FLAGS_MASK	0U
 

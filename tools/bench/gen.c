@@ -128,6 +128,7 @@ void npa_gen_trace(struct npa_plan_buf *b, u32 n, u64 seed)
 		b[i].lo = step;
 		b[i].hi = step + len;
 		b[i].size = sizes[npa_gen_below(&st, 8)] *
-			    (1 + npa_gen_below(&st, 4));
+			    (1 + npa_gen_below(&st, 4)) +
+			    64 * npa_gen_below(&st, 1024);
 	}
 }

@@ -7,13 +7,16 @@
  * usage: npa-bench [TRACES-DIR] [--quick]
  */
 #include <dirent.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ;
+
+#include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/limits.h>
 
@@ -84,7 +87,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
-static void traces(const char *dir)
+static void bench_traces(const char *dir)
 {
 	char *names[256];
 	struct dirent *e;
@@ -119,7 +122,7 @@ static void traces(const char *dir)
 	printf("\n");
 }
 
-static void strips(bool quick)
+static void bench_strips(bool quick)
 {
 	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500 };
 	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
@@ -128,7 +131,7 @@ static void strips(bool quick)
 	printf("Tightly packed strips: a 1000000 x 1000 strip cut into n rectangles\n"
 	       "by random guillotine cuts; optimum = lower bound. Default budget.\n\n");
 	header("strip n / seed");
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		for (seed = 1; seed <= seeds; seed++) {
 			struct row r = { 0 };
 			char name[64];
@@ -145,50 +148,67 @@ static void strips(bool quick)
 	free(b);
 }
 
-/* Plan one generated trace of @n buffers in a child; report its memory. */
-static void scale_one(u32 n)
+/* Peak resident set of this process (VmHWM), in KiB. */
+static unsigned long vm_hwm_kib(void)
 {
-	struct rusage ru;
-	int pfd[2], status;
-	struct row r = { 0 };
-	pid_t pid;
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long kib = 0;
+	char line[256];
 
-	if (pipe(pfd))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		struct npa_plan_buf *b = calloc(n, sizeof(*b));
-
-		close(pfd[0]);
-		npa_gen_trace(b, n, n);
-		run(b, n, 0, &r);
-		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
-			_exit(1);
-		_exit(0);
-	}
-	close(pfd[1]);
-	if (read(pfd[0], &r, sizeof(r)) != sizeof(r))
-		r.valid = -1;
-	close(pfd[0]);
-	if (wait4(pid, &status, 0, &ru) < 0)
-		return;
-	printf("| %7u | %8.3f | %+7.3f%% | %9.1f | %9llu | %8.1f |%s\n", n,
-	       r.greedy_ns / 1e6, pct(r.npa, r.lb), r.npa_ns / 1e6, r.work,
-	       ru.ru_maxrss / 1024.0, r.valid > 0 ? "" : " INVALID");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %lu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
 }
 
-static void scaling(bool quick)
+/* Child side of the scaling table: plan one generated trace, print a row. */
+static int scale_child(u32 n)
 {
-	static const u32 sizes[] = { 100, 1000, 10000, 30000, 100000 };
-	unsigned int i, cnt = sizeof(sizes) / sizeof(sizes[0]);
+	struct npa_plan_buf *b = calloc(n, sizeof(*b));
+	struct row r = { 0 };
 
-	printf("Scaling: generated trace-like instances (npa_gen_trace), default budget;\n"
-	       "max RSS of a child process that plans once with greedy and once with npa.\n\n");
-	printf("| %7s | %8s | %8s | %9s | %9s | %8s |\n", "buffers",
+	npa_gen_trace(b, n, n);
+	if (run(b, n, 8ULL * n, &r))
+		return 1;
+	printf("| %7u | %9.1f | %+7.3f%% | %9.1f | %9llu | %8.1f |%s\n", n,
+	       r.greedy_ns / 1e6, pct(r.npa, r.lb), r.npa_ns / 1e6, r.work,
+	       vm_hwm_kib() / 1024.0, r.valid ? "" : " INVALID");
+	return r.valid ? 0 : 1;
+}
+
+/*
+ * Run the child in a fresh process (posix_spawn(), which copies nothing)
+ * so that its peak memory is its own.
+ */
+static void scale_one(const char *self, u32 n)
+{
+	char arg[32], *argv[] = { (char *)self, "--scale-one", arg, NULL };
+	int status;
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%u", n);
+	fflush(stdout);
+	if (posix_spawn(&pid, self, NULL, NULL, argv, environ) ||
+	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		printf("| %7u | FAILED |\n", n);
+}
+
+static void bench_scaling(const char *self, bool quick)
+{
+	static const u32 sizes[] = { 100, 300, 1000, 3000, 10000, 30000, 100000 };
+	unsigned int i, cnt = ARRAY_SIZE(sizes);
+
+	printf("Scaling: generated trace-like instances (npa_gen_trace), budget 8 n\n"
+	       "placements; peak RSS (VmHWM) of a fresh process that generates the\n"
+	       "instance and plans it once with greedy and once with npa.\n\n");
+	printf("| %7s | %9s | %8s | %9s | %9s | %8s |\n", "buffers",
 	       "greedy ms", "npa", "npa ms", "work", "RSS MiB");
-	printf("|---------|----------|----------|-----------|-----------|----------|\n");
+	printf("|---------|-----------|----------|-----------|-----------|----------|\n");
 	for (i = 0; i < cnt - (quick ? 2 : 0); i++)
-		scale_one(sizes[i]);
+		scale_one(self, sizes[i]);
 	printf("\n");
 }
 
@@ -198,6 +218,8 @@ int main(int argc, char **argv)
 	bool quick = false, only_strips = false;
 	int i;
 
+	if (argc == 3 && !strcmp(argv[1], "--scale-one"))
+		return scale_child(strtoul(argv[2], NULL, 0));
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
@@ -207,11 +229,11 @@ int main(int argc, char **argv)
 			dir = argv[i];
 	}
 	if (only_strips) {
-		strips(quick);
+		bench_strips(quick);
 		return 0;
 	}
-	traces(dir);
-	strips(quick);
-	scaling(quick);
+	bench_traces(dir);
+	bench_strips(quick);
+	bench_scaling(argv[0], quick);
 	return 0;
 }

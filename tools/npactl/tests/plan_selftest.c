@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
 
@@ -201,7 +202,7 @@ static void test_strips(void)
 	struct npa_plan_buf *b = calloc(200, sizeof(*b));
 	unsigned int i, s;
 
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		double worst = 0, gworst = 0;
 
 		for (i = 0; i < 3; i++) {

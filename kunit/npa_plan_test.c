@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the npa arena planner (drivers/npa/npa_plan.c).
+ *
+ * Every plan is checked with npa_plan_verify(); a failed check prints the
+ * buffers with their offsets. Lifetimes are half-open [lo, hi) throughout.
+ * Sizes are kept small so that the suite runs in seconds under QEMU TCG
+ * with KASAN.
+ */
+
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "npa_plan.h"
+
+#define NPA_TEST_MAX_BUFS	8
+
+/* ---------------------------------------------------------------------- */
+/* Helpers */
+
+static void npa_test_dump(struct kunit *test, const struct npa_plan_buf *b,
+			  u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n && i < 64; i++)
+		kunit_info(test, "  buf %u: size %llu align %llu [%u, %u) -> offset %llu\n",
+			   i, b[i].size, b[i].align, b[i].lo, b[i].hi,
+			   b[i].offset);
+}
+
+/* The plan must pass the independent verifier and respect the bound. */
+static void assert_plan_valid(struct kunit *test, const struct npa_plan_buf *b,
+			      u32 n, const struct npa_plan_result *res)
+{
+	int ret = npa_plan_verify(b, n, res->peak);
+
+	if (ret || res->peak < res->lower_bound)
+		npa_test_dump(test, b, n);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "verifier rejects the plan (peak %llu)",
+			    res->peak);
+	KUNIT_ASSERT_GE_MSG(test, res->peak, res->lower_bound,
+			    "peak below the lower bound");
+}
+
+static struct npa_plan_buf *npa_test_copy(struct kunit *test,
+					  const struct npa_plan_buf *b, u32 n)
+{
+	struct npa_plan_buf *c = kunit_kcalloc(test, max_t(u32, n, 1),
+					       sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	memcpy(c, b, n * sizeof(*c));
+	return c;
+}
+
+/* Deterministic test PRNG (xorshift64). */
+static u64 npa_test_rand(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Edge cases */
+
+struct npa_plan_case {
+	const char *name;
+	struct npa_plan_buf bufs[NPA_TEST_MAX_BUFS];
+	u32 n;
+	int ret;
+	u64 peak;		/* expected peak when ret == 0, or ANY */
+};
+
+#define NPA_TEST_ANY	U64_MAX
+
+#define BUF(s, l, h, a) { .size = (s), .lo = (l), .hi = (h), .align = (a) }
+
+static const struct npa_plan_case npa_plan_cases[] = {
+	{
+		.name = "no buffers",
+		.n = 0, .ret = 0, .peak = 0,
+	},
+	{
+		.name = "one buffer at offset 0",
+		.bufs = { BUF(100, 0, 1, 0) },
+		.n = 1, .ret = 0, .peak = 100,
+	},
+	{
+		.name = "zero-size buffers cost nothing",
+		.bufs = { BUF(0, 0, 5, 0), BUF(10, 0, 5, 0), BUF(0, 2, 3, 64) },
+		.n = 3, .ret = 0, .peak = 10,
+	},
+	{
+		.name = "identical lifetimes stack up",
+		.bufs = { BUF(8, 3, 7, 0), BUF(16, 3, 7, 0), BUF(32, 3, 7, 0) },
+		.n = 3, .ret = 0, .peak = 56,
+	},
+	{
+		.name = "half-open lifetimes: [0,2) and [2,4) share",
+		.bufs = { BUF(8, 0, 2, 0), BUF(8, 2, 4, 0) },
+		.n = 2, .ret = 0, .peak = 8,
+	},
+	{
+		.name = "alignment up to 1 MiB is honoured",
+		.bufs = { BUF(3, 0, 4, 0), BUF(5, 1, 3, NPA_PLAN_MAX_ALIGN),
+			  BUF(7, 2, 6, 4096) },
+		.n = 3, .ret = 0, .peak = NPA_TEST_ANY,
+	},
+	{
+		.name = "huge sizes that fit in u64",
+		.bufs = { BUF(U64_MAX / 2, 0, 1, 0), BUF(U64_MAX / 2, 0, 1, 0) },
+		.n = 2, .ret = 0, .peak = U64_MAX / 2 * 2,
+	},
+	{
+		.name = "empty lifetime is refused",
+		.bufs = { BUF(10, 1, 1, 0) },
+		.n = 1, .ret = -EINVAL,
+	},
+	{
+		.name = "reversed lifetime is refused",
+		.bufs = { BUF(10, 0, 1, 0), BUF(10, 5, 2, 0) },
+		.n = 2, .ret = -EINVAL,
+	},
+	{
+		.name = "alignment not a power of two is refused",
+		.bufs = { BUF(10, 0, 1, 3) },
+		.n = 1, .ret = -EINVAL,
+	},
+	{
+		.name = "alignment above 1 MiB is refused",
+		.bufs = { BUF(10, 0, 1, 2 * NPA_PLAN_MAX_ALIGN) },
+		.n = 1, .ret = -EINVAL,
+	},
+	{
+		.name = "unknown flags are refused",
+		.bufs = { { .size = 10, .lo = 0, .hi = 1, .flags = 1 } },
+		.n = 1, .ret = -EINVAL,
+	},
+	{
+		.name = "sizes overflowing u64 are refused",
+		.bufs = { BUF(U64_MAX - 5, 0, 1, 0), BUF(10, 5, 6, 0) },
+		.n = 2, .ret = -EOVERFLOW,
+	},
+	{
+		.name = "alignment slack overflowing u64 is refused",
+		.bufs = { BUF(U64_MAX, 0, 1, 0), BUF(1, 0, 1, 2) },
+		.n = 2, .ret = -EOVERFLOW,
+	},
+};
+
+static void npa_plan_case_desc(const struct npa_plan_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_plan_edge, npa_plan_cases, npa_plan_case_desc);
+
+static void npa_plan_test_edge(struct kunit *test)
+{
+	const struct npa_plan_case *t = test->param_value;
+	struct npa_plan_buf *b = npa_test_copy(test, t->bufs, t->n);
+	const struct npa_plan_params p = { .budget = 5000 };
+	struct npa_plan_result res;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, t->n, &p, &res), t->ret);
+	if (t->ret)
+		return;
+	assert_plan_valid(test, b, t->n, &res);
+	if (t->peak != NPA_TEST_ANY)
+		KUNIT_EXPECT_EQ(test, res.peak, t->peak);
+	for (i = 0; i < t->n; i++)
+		if (!b[i].size)
+			KUNIT_EXPECT_EQ(test, b[i].offset, 0ULL);
+
+	/* The baseline must accept and refuse exactly the same inputs. */
+	b = npa_test_copy(test, t->bufs, t->n);
+	KUNIT_ASSERT_EQ(test, npa_plan_greedy(b, t->n, &res), 0);
+	assert_plan_valid(test, b, t->n, &res);
+}
+
+static void npa_plan_test_too_many(struct kunit *test)
+{
+	struct npa_plan_buf b = BUF(1, 0, 1, 0);
+
+	/* The count is checked before the array is touched. */
+	KUNIT_EXPECT_EQ(test, npa_plan(&b, NPA_PLAN_MAX_BUFS + 1, NULL, NULL),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, npa_plan_greedy(&b, NPA_PLAN_MAX_BUFS + 1, NULL),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(&b, NPA_PLAN_MAX_BUFS + 1, 1),
+			-E2BIG);
+}
+
+static void npa_plan_test_lower_bound(struct kunit *test)
+{
+	struct npa_plan_buf b[] = {
+		BUF(10, 0, 4, 0), BUF(20, 2, 6, 0), BUF(30, 5, 9, 0),
+		BUF(0, 0, 9, 0),
+	};
+
+	/* Half-open: [0,4) ends before [4,..) would start; 20 + 30 at 5. */
+	KUNIT_EXPECT_EQ(test, npa_plan_lower_bound(b, ARRAY_SIZE(b)), 50ULL);
+	KUNIT_EXPECT_EQ(test, npa_plan_lower_bound(b, 0), 0ULL);
+	b[0].size = U64_MAX;
+	KUNIT_EXPECT_EQ(test, npa_plan_lower_bound(b, ARRAY_SIZE(b)), U64_MAX);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Verifier */
+
+static void npa_plan_test_verify(struct kunit *test)
+{
+	struct npa_plan_buf b[] = {
+		BUF(10, 0, 4, 0), BUF(10, 3, 6, 0), BUF(10, 4, 8, 0),
+	};
+
+	b[1].offset = 10;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, 20), 0);
+	b[1].offset = 5;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, 20), -EEXIST);
+	b[1].offset = 10;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, 19), -ERANGE);
+	b[1].align = 4;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, 20), -EINVAL);
+	b[1].align = 0;
+	b[2].offset = 5;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, 20), -EEXIST);
+	b[2].offset = U64_MAX;
+	KUNIT_EXPECT_EQ(test, npa_plan_verify(b, 3, U64_MAX), -ERANGE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Known optima that greedy by size misses */
+
+struct npa_plan_known {
+	const char *name;
+	struct npa_plan_buf bufs[NPA_TEST_MAX_BUFS];
+	u32 n;
+	u64 optimum;
+	u64 greedy;
+};
+
+/*
+ * A 100-byte x 10-step strip cut into rectangles: every byte is used at
+ * every step, so the optimum is 100. Greedy by size puts the big ones
+ * first and leaves holes that the rest cannot use.
+ */
+static const struct npa_plan_known npa_plan_knowns[] = {
+	{
+		.name = "strip of 8, greedy +37%",
+		.bufs = { BUF(24, 3, 9, 0), BUF(100, 2, 3, 0), BUF(31, 3, 9, 0),
+			  BUF(32, 7, 10, 0), BUF(100, 0, 2, 0), BUF(32, 3, 7, 0),
+			  BUF(68, 9, 10, 0), BUF(13, 3, 9, 0) },
+		.n = 8, .optimum = 100, .greedy = 137,
+	},
+	{
+		.name = "strip of 8, greedy +44%",
+		.bufs = { BUF(44, 0, 3, 0), BUF(30, 4, 10, 0), BUF(30, 0, 4, 0),
+			  BUF(30, 3, 5, 0), BUF(20, 0, 10, 0), BUF(14, 3, 10, 0),
+			  BUF(30, 5, 10, 0), BUF(6, 0, 10, 0) },
+		.n = 8, .optimum = 100, .greedy = 144,
+	},
+	{
+		.name = "strip of 6, greedy +49%",
+		.bufs = { BUF(18, 1, 10, 0), BUF(51, 9, 10, 0), BUF(31, 1, 10, 0),
+			  BUF(44, 0, 9, 0), BUF(7, 0, 9, 0), BUF(49, 0, 1, 0) },
+		.n = 6, .optimum = 100, .greedy = 149,
+	},
+	{
+		.name = "strip of 6, greedy +54%",
+		.bufs = { BUF(18, 0, 9, 0), BUF(36, 2, 9, 0), BUF(46, 6, 10, 0),
+			  BUF(46, 0, 6, 0), BUF(36, 0, 2, 0), BUF(54, 9, 10, 0) },
+		.n = 6, .optimum = 100, .greedy = 154,
+	},
+};
+
+static void npa_plan_known_desc(const struct npa_plan_known *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_plan_known, npa_plan_knowns, npa_plan_known_desc);
+
+static void npa_plan_test_known(struct kunit *test)
+{
+	const struct npa_plan_known *t = test->param_value;
+	struct npa_plan_buf *b = npa_test_copy(test, t->bufs, t->n);
+	struct npa_plan_result res;
+
+	KUNIT_ASSERT_EQ(test, npa_plan_greedy(b, t->n, &res), 0);
+	assert_plan_valid(test, b, t->n, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, t->greedy);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, t->optimum);
+
+	b = npa_test_copy(test, t->bufs, t->n);
+	KUNIT_ASSERT_EQ(test, npa_plan(b, t->n, NULL, &res), 0);
+	assert_plan_valid(test, b, t->n, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, t->optimum);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Properties on random instances */
+
+static void npa_test_random_bufs(struct npa_plan_buf *b, u32 n, u32 steps,
+				 u64 max, u64 *s)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u32 lo = npa_test_rand(s) % steps;
+
+		memset(&b[i], 0, sizeof(b[i]));
+		b[i].lo = lo;
+		b[i].hi = lo + 1 + npa_test_rand(s) % (steps - lo);
+		b[i].size = npa_test_rand(s) % 8 ? 1 + npa_test_rand(s) % max : 0;
+		if (!(npa_test_rand(s) % 6))
+			b[i].align = 1ULL << (npa_test_rand(s) % 13);
+	}
+}
+
+/*
+ * Random instances: the plan is valid, at or above the lower bound (which
+ * npa_plan_lower_bound() agrees with), never worse than the baseline, and
+ * the same input with the same budget gives the same plan.
+ */
+static void npa_plan_test_random(struct kunit *test)
+{
+	const struct npa_plan_params p = { .budget = 4000 };
+	struct npa_plan_buf *b, *g, *d;
+	struct npa_plan_result res, gres, dres;
+	u64 seed = 0x12345678;
+	u32 round;
+
+	b = kunit_kcalloc(test, 40, sizeof(*b), GFP_KERNEL);
+	g = kunit_kcalloc(test, 40, sizeof(*g), GFP_KERNEL);
+	d = kunit_kcalloc(test, 40, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, d);
+
+	for (round = 0; round < 24; round++) {
+		u32 n = 1 + npa_test_rand(&seed) % 40;
+
+		npa_test_random_bufs(b, n, 2 + round % 16,
+				     round % 3 ? 1000 : 1ULL << 40, &seed);
+		memcpy(g, b, n * sizeof(*b));
+		memcpy(d, b, n * sizeof(*b));
+
+		KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+		assert_plan_valid(test, b, n, &res);
+		KUNIT_EXPECT_EQ(test, res.lower_bound, npa_plan_lower_bound(b, n));
+
+		KUNIT_ASSERT_EQ(test, npa_plan_greedy(g, n, &gres), 0);
+		assert_plan_valid(test, g, n, &gres);
+		KUNIT_EXPECT_LE_MSG(test, res.peak, gres.peak,
+				    "round %u: npa worse than greedy", round);
+
+		KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &dres), 0);
+		KUNIT_EXPECT_EQ(test, dres.peak, res.peak);
+		KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
+	}
+}
+
+/*
+ * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
+ * the optimum is the strip width, and npa finds it.
+ */
+static void npa_plan_test_strip(struct kunit *test)
+{
+	const struct npa_plan_params p = { .budget = 200000 };
+	const u32 want = 24, steps = 64;
+	const u64 width = 1 << 20;
+	struct npa_plan_result res;
+	struct npa_plan_buf *b;
+	u64 seed = 0xfeedf00d;
+	u32 n = 1, i, big;
+
+	b = kunit_kcalloc(test, want, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	/* Rectangles as [offset, offset + size) x [lo, hi): start whole. */
+	b[0] = (struct npa_plan_buf)BUF(width, 0, steps, 0);
+	while (n < want) {
+		struct npa_plan_buf *q;
+
+		for (big = 0, i = 1; i < n; i++)
+			if (b[i].size * (b[i].hi - b[i].lo) >
+			    b[big].size * (b[big].hi - b[big].lo))
+				big = i;
+		q = &b[big];
+		b[n] = *q;
+		if (q->hi - q->lo > 1 && (q->size < 2 || npa_test_rand(&seed) & 1)) {
+			u32 cut = q->lo + 1 + npa_test_rand(&seed) % (q->hi - q->lo - 1);
+
+			q->hi = cut;
+			b[n].lo = cut;
+		} else {
+			u64 cut = 1 + npa_test_rand(&seed) % (q->size - 1);
+
+			b[n].offset = q->offset + cut;
+			b[n].size = q->size - cut;
+			q->size = cut;
+		}
+		n++;
+	}
+	/* The cut itself is a valid plan at the optimum. */
+	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
+	KUNIT_EXPECT_EQ(test, res.peak, width);
+}
+
+static struct kunit_case npa_plan_test_cases[] = {
+	KUNIT_CASE_PARAM(npa_plan_test_edge, npa_plan_edge_gen_params),
+	KUNIT_CASE(npa_plan_test_too_many),
+	KUNIT_CASE(npa_plan_test_lower_bound),
+	KUNIT_CASE(npa_plan_test_verify),
+	KUNIT_CASE_PARAM(npa_plan_test_known, npa_plan_known_gen_params),
+	KUNIT_CASE(npa_plan_test_random),
+	KUNIT_CASE(npa_plan_test_strip),
+	{}
+};
+
+static struct kunit_suite npa_plan_test_suite = {
+	.name = "npa_plan",
+	.test_cases = npa_plan_test_cases,
+};
+
+kunit_test_suite(npa_plan_test_suite);
