@@ -1,0 +1,1102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: operator kernels of the simulated NPU.
+ */
+
+/**
+ * DOC: operator kernels
+ *
+ * One function runs one operator of a model graph on plain memory: the
+ * simulated NPU calls it with translated, bounds-checked pointers into the
+ * arena, npactl's reference executor with a separate buffer per tensor, and
+ * both must agree bit for bit.  The arithmetic is integer only (int8
+ * activations and weights, int32 bias, s64 accumulators, an arithmetic
+ * right shift and a saturation to int8); Documentation/npu.rst gives the
+ * exact semantics, index mappings and shape rules of every kind.
+ *
+ * npa_exec_check() checks that an operator's shapes and parameters make
+ * sense (graph validation calls it); npa_exec_op() checks them again, then
+ * checks that every operand is at least as large as its descriptor before
+ * it touches any memory, and never reads or writes outside the operands.
+ *
+ * Inputs and outputs may share memory where the planner makes them: a
+ * RESHAPE, an element-wise op writing over its first input, CONCAT inputs
+ * already at their place in the output, SPLIT outputs inside the input.
+ * Data is moved only when the addresses differ.  A convolution that is not
+ * 1x1 with stride 1 builds its im2col patch matrix in scratch[0], whole or
+ * in tiles of as many output pixels as fit, and reads it back from there,
+ * so that scratch which overlaps a live tensor gives wrong results instead
+ * of going unnoticed.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "npa_exec.h"
+
+/* Descriptors of an op's inputs or outputs: an array of either kind. */
+struct npa_exec_dl {
+	const struct npa_tensor_desc *const *d;
+	const struct npa_exec_operand *o;
+	u32 n;
+};
+
+/* An int8 activation [1, C, H, W] of @n bytes. */
+struct npa_exec_shape {
+	u32 c, h, w;
+	u64 n;
+};
+
+/**
+ * struct npa_exec_args - an op's checked shapes and parameters
+ * @x: first input (activations).
+ * @b: second input of ADD and MUL.
+ * @y: output.
+ * @kh: kernel height.
+ * @kw: kernel width.
+ * @sh: stride height.
+ * @sw: stride width.
+ * @pt: padding rows above.
+ * @pl: padding columns left.
+ * @groups: channel groups of a convolution.
+ * @cg: input channels per group.
+ * @cog: output channels per group.
+ * @shift: requantization shift.
+ * @k: convolution: bytes of one im2col row ((C / groups) * KH * KW);
+ *	FC: inputs.
+ * @outs: FC: outputs.
+ * @stride: ADD/MUL: step in @b; UPSAMPLE, REORG: the factor.
+ * @sample: ADD/MUL: step in @x and @y.
+ * @act: enum npa_act.
+ * @bias: the op has a bias input.
+ */
+struct npa_exec_args {
+	struct npa_exec_shape x, b, y;
+	u32 kh, kw, sh, sw, pt, pl;
+	u32 groups, cg, cog, shift;
+	u64 k, outs;
+	u32 stride, sample, act;
+	bool bias;
+};
+
+static const u8 npa_exec_elem[NPA_DTYPE_COUNT] = {
+	[NPA_DTYPE_INT8] = 1,
+	[NPA_DTYPE_UINT8] = 1,
+	[NPA_DTYPE_INT16] = 2,
+	[NPA_DTYPE_INT32] = 4,
+};
+
+/*
+ * round(128 / (1 + exp(-x / 16))), at most 127, indexed by x + 128: the
+ * input has 4 fractional bits, the output 7.
+ */
+static const s8 npa_exec_logistic[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+	2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6,
+	6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 14,
+	15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 29, 30, 31, 33,
+	34, 36, 38, 39, 41, 43, 45, 46, 48, 50, 52, 54, 56, 58, 60, 62,
+	64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 83, 85, 87, 89, 90, 92,
+	94, 95, 97, 98, 99, 101, 102, 103, 105, 106, 107, 108, 109, 110, 111, 112,
+	113, 114, 114, 115, 116, 116, 117, 118, 118, 119, 119, 120, 120, 121, 121, 122,
+	122, 122, 123, 123, 123, 124, 124, 124, 124, 124, 125, 125, 125, 125, 125, 126,
+	126, 126, 126, 126, 126, 126, 126, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+	127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+	127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+	127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
+};
+
+static const struct npa_tensor_desc *npa_dl(const struct npa_exec_dl *l, u32 i)
+{
+	return l->d ? l->d[i] : l->o[i].desc;
+}
+
+/* Bytes of a tensor, or 0 if its descriptor is inconsistent. */
+static u64 npa_exec_bytes(const struct npa_tensor_desc *t)
+{
+	u64 bytes;
+	int i;
+
+	if (!t || t->dtype >= NPA_DTYPE_COUNT)
+		return 0;
+	if (t->dtype == NPA_DTYPE_NONE)
+		return t->dims[0] ? 0 : t->size;
+	if (!t->dims[0])
+		return 0;
+	bytes = npa_exec_elem[t->dtype];
+	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++) {
+		if (check_mul_overflow(bytes, (u64)t->dims[i], &bytes))
+			return 0;
+	}
+	for (; i < NPA_MAX_DIMS; i++) {
+		if (t->dims[i])
+			return 0;
+	}
+	if (t->size && t->size != bytes)
+		return 0;
+	return bytes;
+}
+
+/* A valid tensor of @dtype with exactly the dims @d0.. (rank 1 to 4). */
+static bool npa_exec_dims(const struct npa_tensor_desc *t, u32 dtype,
+			  u64 d0, u64 d1, u64 d2, u64 d3)
+{
+	u64 want[NPA_MAX_DIMS] = { d0, d1, d2, d3 };
+	int i;
+
+	if (!npa_exec_bytes(t) || t->dtype != dtype)
+		return false;
+	for (i = 0; i < NPA_MAX_DIMS; i++) {
+		if (t->dims[i] != want[i])
+			return false;
+	}
+	return true;
+}
+
+/* An int8 activation [1, C, H, W]; missing trailing dims count as 1. */
+static bool npa_exec_act(const struct npa_tensor_desc *t,
+			 struct npa_exec_shape *s)
+{
+	u64 n = npa_exec_bytes(t);
+
+	if (!n || t->dtype != NPA_DTYPE_INT8 || t->dims[0] != 1)
+		return false;
+	s->c = t->dims[1] ? t->dims[1] : 1;
+	s->h = t->dims[2] ? t->dims[2] : 1;
+	s->w = t->dims[3] ? t->dims[3] : 1;
+	s->n = n;
+	return true;
+}
+
+static bool npa_exec_same(const struct npa_exec_shape *a,
+			  const struct npa_exec_shape *b)
+{
+	return a->c == b->c && a->h == b->h && a->w == b->w;
+}
+
+/* Parameters other than @keep are unused by the kind and must be zero. */
+static bool npa_exec_unused(const struct npa_op_desc *op, int keep)
+{
+	int i;
+
+	for (i = 0; i < NPA_OP_MAX_PARAMS; i++) {
+		if (i != keep && op->params[i])
+			return false;
+	}
+	return true;
+}
+
+static bool npa_exec_in(s32 v, s32 lo, s32 hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/*
+ * The output size of a window: out = (in + pad + pad_end - k) / s + 1 with
+ * pad_end = pad (symmetric) or pad + 1 (one more row or column below or
+ * right, as Darknet's maxpool with an odd total padding has).
+ */
+static bool npa_exec_out_ok(u32 in, u32 k, u32 s, u32 pad, u32 out)
+{
+	u64 span = (u64)in + 2ULL * pad;
+	u64 extra;
+
+	for (extra = 0; extra <= 1; extra++) {
+		if (span + extra >= k && (span + extra - k) / s + 1 == out)
+			return true;
+	}
+	return false;
+}
+
+/* CONV2D, DWCONV2D, MAXPOOL, AVGPOOL. */
+static int npa_exec_check_win(const struct npa_op_desc *op,
+			      const struct npa_exec_dl *in,
+			      const struct npa_exec_dl *out,
+			      struct npa_exec_args *a)
+{
+	const s32 *p = op->params;
+	bool conv = op->kind == NPA_OP_CONV2D || op->kind == NPA_OP_DWCONV2D;
+	u64 taps;
+
+	if (out->n != 1 || in->n < 1 || in->n > (conv ? 3 : 1) ||
+	    (conv && in->n < 2))
+		return -EINVAL;
+	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
+	    !npa_exec_act(npa_dl(out, 0), &a->y))
+		return -EINVAL;
+	if (!npa_exec_in(p[NPA_P_KH], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_KW], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_SH], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_SW], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_PAD_T], 0, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_PAD_L], 0, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
+		return -EINVAL;
+	a->kh = p[NPA_P_KH];
+	a->kw = p[NPA_P_KW];
+	a->sh = p[NPA_P_SH];
+	a->sw = p[NPA_P_SW];
+	a->pt = p[NPA_P_PAD_T];
+	a->pl = p[NPA_P_PAD_L];
+	a->shift = p[NPA_P_SHIFT];
+	if (!npa_exec_out_ok(a->x.h, a->kh, a->sh, a->pt, a->y.h) ||
+	    !npa_exec_out_ok(a->x.w, a->kw, a->sw, a->pl, a->y.w))
+		return -EINVAL;
+
+	switch (op->kind) {
+	case NPA_OP_CONV2D:
+		if (p[NPA_P_GROUPS] < 0)
+			return -EINVAL;
+		a->groups = p[NPA_P_GROUPS] ? p[NPA_P_GROUPS] : 1;
+		if (a->x.c % a->groups || a->y.c % a->groups)
+			return -EINVAL;
+		break;
+	case NPA_OP_DWCONV2D:
+		if ((p[NPA_P_GROUPS] && (u32)p[NPA_P_GROUPS] != a->x.c) ||
+		    a->y.c != a->x.c)
+			return -EINVAL;
+		a->groups = a->x.c;
+		break;
+	case NPA_OP_MAXPOOL:
+		if (p[NPA_P_SHIFT])
+			return -EINVAL;
+		fallthrough;
+	default:
+		if (p[NPA_P_GROUPS] || a->y.c != a->x.c)
+			return -EINVAL;
+		a->groups = a->x.c;
+		break;
+	}
+	a->cg = a->x.c / a->groups;
+	a->cog = a->y.c / a->groups;
+	taps = (u64)a->kh * a->kw;
+	if (check_mul_overflow(taps, (u64)a->cg, &a->k))
+		return -EINVAL;
+	if (!conv)
+		return 0;
+	if (!npa_exec_dims(npa_dl(in, 1), NPA_DTYPE_INT8, a->y.c, a->cg,
+			   a->kh, a->kw))
+		return -EINVAL;
+	a->bias = in->n == 3;
+	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_DTYPE_INT32, a->y.c,
+				      0, 0, 0))
+		return -EINVAL;
+	return 0;
+}
+
+/* The only parameter is NPA_P_SHIFT. */
+static bool npa_exec_shift_ok(const struct npa_op_desc *op,
+			      struct npa_exec_args *a)
+{
+	if (!npa_exec_unused(op, NPA_P_SHIFT) ||
+	    !npa_exec_in(op->params[NPA_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
+		return false;
+	a->shift = op->params[NPA_P_SHIFT];
+	return true;
+}
+
+static int npa_exec_check_fc(const struct npa_op_desc *op,
+			     const struct npa_exec_dl *in,
+			     const struct npa_exec_dl *out,
+			     struct npa_exec_args *a)
+{
+	const struct npa_tensor_desc *x, *y;
+
+	if (in->n < 2 || in->n > 3 || out->n != 1 || !npa_exec_shift_ok(op, a))
+		return -EINVAL;
+	x = npa_dl(in, 0);
+	y = npa_dl(out, 0);
+	a->k = npa_exec_bytes(x);
+	a->outs = npa_exec_bytes(y);
+	if (!a->k || !a->outs || x->dtype != NPA_DTYPE_INT8 ||
+	    y->dtype != NPA_DTYPE_INT8)
+		return -EINVAL;
+	if (!npa_exec_dims(npa_dl(in, 1), NPA_DTYPE_INT8, a->outs, a->k, 0, 0))
+		return -EINVAL;
+	a->bias = in->n == 3;
+	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_DTYPE_INT32, a->outs,
+				      0, 0, 0))
+		return -EINVAL;
+	return 0;
+}
+
+/* ADD, MUL: same shapes or Darknet's shortcut; see npu.rst. */
+static int npa_exec_check_elt(const struct npa_op_desc *op,
+			      const struct npa_exec_dl *in,
+			      const struct npa_exec_dl *out,
+			      struct npa_exec_args *a)
+{
+	struct npa_exec_shape *x = &a->x, *b = &a->b;
+
+	if (in->n != 2 || out->n != 1 || !npa_exec_shift_ok(op, a))
+		return -EINVAL;
+	if (!npa_exec_act(npa_dl(in, 0), x) ||
+	    !npa_exec_act(npa_dl(in, 1), b) ||
+	    !npa_exec_act(npa_dl(out, 0), &a->y) || !npa_exec_same(x, &a->y))
+		return -EINVAL;
+	a->stride = 1;
+	a->sample = 1;
+	if (b->h == x->h && b->w == x->w)
+		return 0;
+	if (b->h > x->h && !(b->h % x->h) && !(b->w % x->w) &&
+	    b->h / x->h == b->w / x->w) {
+		a->stride = b->h / x->h;
+		return 0;
+	}
+	if (x->h > b->h && !(x->h % b->h) && !(x->w % b->w) &&
+	    x->h / b->h == x->w / b->w) {
+		a->sample = x->h / b->h;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int npa_exec_check_act(const struct npa_op_desc *op,
+			      const struct npa_exec_dl *in,
+			      const struct npa_exec_dl *out,
+			      struct npa_exec_args *a)
+{
+	const struct npa_tensor_desc *x, *y;
+	u64 n;
+
+	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_P_ACT) ||
+	    !npa_exec_in(op->params[NPA_P_ACT], 0, NPA_ACT_COUNT - 1))
+		return -EINVAL;
+	x = npa_dl(in, 0);
+	y = npa_dl(out, 0);
+	n = npa_exec_bytes(x);
+	if (!n || n != npa_exec_bytes(y) ||
+	    (x->dtype != NPA_DTYPE_INT8 && x->dtype != NPA_DTYPE_NONE) ||
+	    (y->dtype != NPA_DTYPE_INT8 && y->dtype != NPA_DTYPE_NONE))
+		return -EINVAL;
+	a->act = op->params[NPA_P_ACT];
+	a->x.n = n;
+	return 0;
+}
+
+/* Sum of the sizes of @l's tensors; 0 if one is invalid or on overflow. */
+static u64 npa_exec_sum(const struct npa_exec_dl *l)
+{
+	u64 sum = 0, n;
+	u32 i;
+
+	for (i = 0; i < l->n; i++) {
+		n = npa_exec_bytes(npa_dl(l, i));
+		if (!n || check_add_overflow(sum, n, &sum))
+			return 0;
+	}
+	return sum;
+}
+
+/* CONCAT, SPLIT, RESHAPE, COPY move bytes; their params are ignored. */
+static int npa_exec_check_move(const struct npa_op_desc *op,
+			       const struct npa_exec_dl *in,
+			       const struct npa_exec_dl *out)
+{
+	u64 n;
+
+	if (!in->n || !out->n)
+		return -EINVAL;
+	if ((op->kind == NPA_OP_CONCAT && out->n != 1) ||
+	    (op->kind == NPA_OP_SPLIT && in->n != 1) ||
+	    ((op->kind == NPA_OP_RESHAPE || op->kind == NPA_OP_COPY) &&
+	     (in->n != 1 || out->n != 1)))
+		return -EINVAL;
+	n = npa_exec_sum(in);
+	if (!n || n != npa_exec_sum(out))
+		return -EINVAL;
+	return 0;
+}
+
+/* UPSAMPLE, REORG. */
+static int npa_exec_check_resize(const struct npa_op_desc *op,
+				 const struct npa_exec_dl *in,
+				 const struct npa_exec_dl *out,
+				 struct npa_exec_args *a)
+{
+	const struct npa_exec_shape *x = &a->x, *y = &a->y;
+	u64 s;
+
+	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_P_STRIDE) ||
+	    !npa_exec_in(op->params[NPA_P_STRIDE], 1, NPA_EXEC_MAX_WINDOW))
+		return -EINVAL;
+	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
+	    !npa_exec_act(npa_dl(out, 0), &a->y))
+		return -EINVAL;
+	a->stride = op->params[NPA_P_STRIDE];
+	s = a->stride;
+	if (op->kind == NPA_OP_UPSAMPLE) {
+		if (y->c != x->c || y->h != x->h * s || y->w != x->w * s)
+			return -EINVAL;
+		return 0;
+	}
+	if (x->h % s || x->w % s || y->c != x->c * s * s || y->h != x->h / s ||
+	    y->w != x->w / s)
+		return -EINVAL;
+	return 0;
+}
+
+/* Kinds that cannot write their output over their input. */
+static bool npa_exec_no_inplace(u32 kind)
+{
+	switch (kind) {
+	case NPA_OP_CONV2D:
+	case NPA_OP_DWCONV2D:
+	case NPA_OP_MAXPOOL:
+	case NPA_OP_AVGPOOL:
+	case NPA_OP_FC:
+	case NPA_OP_UPSAMPLE:
+	case NPA_OP_REORG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int npa_exec_parse(const struct npa_op_desc *op,
+			  const struct npa_exec_dl *in,
+			  const struct npa_exec_dl *out,
+			  struct npa_exec_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	if ((op->flags & NPA_OP_INPLACE) && npa_exec_no_inplace(op->kind))
+		return -EINVAL;
+	switch (op->kind) {
+	case NPA_OP_CONV2D:
+	case NPA_OP_DWCONV2D:
+	case NPA_OP_MAXPOOL:
+	case NPA_OP_AVGPOOL:
+		return npa_exec_check_win(op, in, out, a);
+	case NPA_OP_FC:
+		return npa_exec_check_fc(op, in, out, a);
+	case NPA_OP_ADD:
+	case NPA_OP_MUL:
+		return npa_exec_check_elt(op, in, out, a);
+	case NPA_OP_ACTIVATION:
+		return npa_exec_check_act(op, in, out, a);
+	case NPA_OP_CONCAT:
+	case NPA_OP_SPLIT:
+	case NPA_OP_RESHAPE:
+	case NPA_OP_COPY:
+		return npa_exec_check_move(op, in, out);
+	case NPA_OP_UPSAMPLE:
+	case NPA_OP_REORG:
+		return npa_exec_check_resize(op, in, out, a);
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * npa_exec_check() - check that an operator can be executed
+ * @op: the operator; its kind, flags and params are used.
+ * @in: descriptors of its inputs, in operand order.
+ * @nin: entries in @in.
+ * @out: descriptors of its outputs.
+ * @nout: entries in @out.
+ *
+ * Checks the number of operands, their element types and shapes against
+ * each other and the parameters, following the rules of
+ * Documentation/npu.rst.  @op->num_inputs and @op->num_outputs are not
+ * looked at: @nin and @nout are.
+ *
+ * Context: Any context.
+ * Return: 0 if npa_exec_op() can run the operator on such tensors, else
+ * -EINVAL.
+ */
+int npa_exec_check(const struct npa_op_desc *op,
+		   const struct npa_tensor_desc *const *in, u32 nin,
+		   const struct npa_tensor_desc *const *out, u32 nout)
+{
+	struct npa_exec_dl ind = { .d = in, .n = nin };
+	struct npa_exec_dl outd = { .d = out, .n = nout };
+	struct npa_exec_args a;
+
+	return npa_exec_parse(op, &ind, &outd, &a);
+}
+
+static s8 npa_exec_sat(s64 v)
+{
+	return clamp_t(s64, v, -128, 127);
+}
+
+/* The int8 result of an accumulator: an arithmetic (floor) shift. */
+static s8 npa_exec_requant(s64 acc, u32 shift)
+{
+	return npa_exec_sat(acc >> shift);
+}
+
+/* Bias @i: int32 in CPU byte order, possibly unaligned. */
+static s64 npa_exec_bias(const void *bias, u64 i)
+{
+	s32 v;
+
+	if (!bias)
+		return 0;
+	memcpy(&v, (const u8 *)bias + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+/* Sum of @w[i] * @x[i * @step] for i in [0, @n). */
+static s64 npa_exec_dot(const s8 *w, const s8 *x, u64 step, u64 n)
+{
+	s64 acc = 0;
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		acc += w[i] * x[i * step];
+	return acc;
+}
+
+/* Four dot products at once: weight rows @w + j * @n, j in [0, 4). */
+static void npa_exec_dot4(const s8 *w, const s8 *x, u64 step, u64 n,
+			  s64 *acc)
+{
+	const s8 *w1 = w + n, *w2 = w1 + n, *w3 = w2 + n;
+	s64 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+	u64 i;
+	int v;
+
+	for (i = 0; i < n; i++) {
+		v = x[i * step];
+		a0 += w[i] * v;
+		a1 += w1[i] * v;
+		a2 += w2[i] * v;
+		a3 += w3[i] * v;
+	}
+	acc[0] += a0;
+	acc[1] += a1;
+	acc[2] += a2;
+	acc[3] += a3;
+}
+
+/*
+ * Output pixel @p of group @g (all its output channels) from its a->k taps
+ * at @x[i * @step].
+ */
+static void npa_exec_pixel(const struct npa_exec_args *a, const s8 *wt,
+			   const void *bias, u32 g, const s8 *x, u64 step,
+			   s8 *y, u64 p)
+{
+	u64 plane = (u64)a->y.h * a->y.w;
+	u32 j = 0, co = g * a->cog, t;
+	s64 acc[4];
+
+	for (; j + 4 <= a->cog; j += 4, co += 4) {
+		for (t = 0; t < 4; t++)
+			acc[t] = npa_exec_bias(bias, co + t);
+		npa_exec_dot4(wt + co * a->k, x, step, a->k, acc);
+		for (t = 0; t < 4; t++)
+			y[(co + t) * plane + p] = npa_exec_requant(acc[t], a->shift);
+	}
+	for (; j < a->cog; j++, co++) {
+		acc[0] = npa_exec_bias(bias, co) +
+			 npa_exec_dot(wt + co * a->k, x, step, a->k);
+		y[co * plane + p] = npa_exec_requant(acc[0], a->shift);
+	}
+}
+
+/* Taps [*lo, *hi) of a @k wide window starting at @start inside [0, @n). */
+static void npa_exec_taps(s64 start, u32 k, u32 n, u32 *lo, u32 *hi)
+{
+	s64 l = start < 0 ? -start : 0;
+	s64 h = (s64)n - start;
+
+	l = min_t(s64, l, k);
+	h = clamp_t(s64, h, l, k);
+	*lo = l;
+	*hi = h;
+}
+
+/* The a->k im2col bytes of output pixel (@oy, @ox) of group @g. */
+static void npa_exec_patch(const struct npa_exec_args *a, const s8 *x,
+			   u32 g, u32 oy, u32 ox, s8 *col)
+{
+	u64 plane = (u64)a->x.h * a->x.w;
+	u32 ci, ky, ky0, ky1, kx0, kx1;
+	s64 iy0 = (s64)oy * a->sh - a->pt, ix0 = (s64)ox * a->sw - a->pl;
+
+	npa_exec_taps(iy0, a->kh, a->x.h, &ky0, &ky1);
+	npa_exec_taps(ix0, a->kw, a->x.w, &kx0, &kx1);
+	for (ci = 0; ci < a->cg; ci++) {
+		const s8 *xc = x + ((u64)g * a->cg + ci) * plane;
+
+		for (ky = 0; ky < a->kh; ky++, col += a->kw) {
+			const s8 *xr;
+
+			if (ky < ky0 || ky >= ky1 || kx0 == kx1) {
+				memset(col, 0, a->kw);
+				continue;
+			}
+			xr = xc + (iy0 + ky) * a->x.w;
+			memset(col, 0, kx0);
+			memcpy(col + kx0, xr + ix0 + kx0, kx1 - kx0);
+			memset(col + kx1, 0, a->kw - kx1);
+		}
+	}
+}
+
+/*
+ * Output pixels [@p0, @p0 + @n) of group @g through im2col: first their
+ * patches, a->k bytes each in the weights' order (ci, ky, kx) with zeros
+ * for the padding, are written to @col; then read back.
+ */
+static void npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
+			  const s8 *wt, const void *bias, u32 g, u64 p0, u64 n,
+			  s8 *col, s8 *y)
+{
+	u64 p;
+
+	for (p = 0; p < n; p++) {
+		npa_exec_patch(a, x, g, (p0 + p) / a->y.w, (p0 + p) % a->y.w,
+			       col + p * a->k);
+		if (!((p + 1) % a->y.w))
+			cond_resched();
+	}
+	for (p = 0; p < n; p++) {
+		npa_exec_pixel(a, wt, bias, g, col + p * a->k, 1, y, p0 + p);
+		if (!((p + 1) % a->y.w))
+			cond_resched();
+	}
+}
+
+/* A 1x1 kernel, stride 1, no padding: the taps are a column of @x. */
+static void npa_exec_conv1x1(const struct npa_exec_args *a, const s8 *x,
+			     const s8 *wt, const void *bias, u32 g, s8 *y)
+{
+	u64 plane = (u64)a->x.h * a->x.w, p;
+	const s8 *xg = x + (u64)g * a->cg * plane;
+
+	for (p = 0; p < plane; p++) {
+		npa_exec_pixel(a, wt, bias, g, xg + p, plane, y, p);
+		if (!((p + 1) % a->y.w))
+			cond_resched();
+	}
+}
+
+/* Output row @oy of group @g, straight from the input. */
+static void npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
+			      const s8 *wt, const void *bias, u32 g, u32 oy,
+			      s8 *y)
+{
+	u64 plane = (u64)a->x.h * a->x.w, oplane = (u64)a->y.h * a->y.w;
+	u32 ox, j, co, ci, ky, kx, ky0, ky1, kx0, kx1;
+	s64 iy0, ix0, acc;
+
+	iy0 = (s64)oy * a->sh - a->pt;
+	npa_exec_taps(iy0, a->kh, a->x.h, &ky0, &ky1);
+	for (ox = 0; ox < a->y.w; ox++) {
+		ix0 = (s64)ox * a->sw - a->pl;
+		npa_exec_taps(ix0, a->kw, a->x.w, &kx0, &kx1);
+		for (j = 0; j < a->cog; j++) {
+			co = g * a->cog + j;
+			acc = npa_exec_bias(bias, co);
+			for (ci = 0; ci < a->cg; ci++) {
+				const s8 *xc = x + ((u64)g * a->cg + ci) * plane;
+				const s8 *wc = wt + ((u64)co * a->cg + ci) * a->kh * a->kw;
+
+				for (ky = ky0; ky < ky1; ky++) {
+					const s8 *xr = xc + (iy0 + ky) * a->x.w;
+					const s8 *wr = wc + ky * a->kw;
+
+					for (kx = kx0; kx < kx1; kx++)
+						acc += wr[kx] * xr[ix0 + kx];
+				}
+			}
+			y[co * oplane + (u64)oy * a->y.w + ox] =
+				npa_exec_requant(acc, a->shift);
+		}
+	}
+}
+
+/* CONV2D, DWCONV2D; @col is scratch[0] (or NULL) of @col_size bytes. */
+static void npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
+			  const s8 *wt, const void *bias, s8 *y, s8 *col,
+			  u64 col_size)
+{
+	u64 pixels = (u64)a->y.h * a->y.w, tile = 0, p, n;
+	u32 g, oy;
+
+	if ((a->kh * a->kw > 1 || a->sh > 1 || a->sw > 1) && col)
+		tile = min(col_size / a->k, pixels);
+
+	for (g = 0; g < a->groups; g++) {
+		if (a->k == a->cg && a->sh == 1 && a->sw == 1 && !a->pt &&
+		    !a->pl && a->y.h == a->x.h && a->y.w == a->x.w) {
+			npa_exec_conv1x1(a, x, wt, bias, g, y);
+			continue;
+		}
+		if (!tile) {
+			for (oy = 0; oy < a->y.h; oy++) {
+				npa_exec_conv_row(a, x, wt, bias, g, oy, y);
+				cond_resched();
+			}
+			continue;
+		}
+		for (p = 0; p < pixels; p += n) {
+			n = min(tile, pixels - p);
+			npa_exec_tile(a, x, wt, bias, g, p, n, col, y);
+		}
+	}
+}
+
+/* Rounded mean: floor((sum + d / 2) / d). */
+static s8 npa_exec_mean(s64 sum, u64 d)
+{
+	s64 num = sum + (s64)(d / 2);
+
+	if (num >= 0)
+		return npa_exec_sat(num / d);
+	return npa_exec_sat(-(s64)(((u64)-num + d - 1) / d));
+}
+
+static void npa_exec_pool(const struct npa_exec_args *a, bool avg,
+			  const s8 *x, s8 *y)
+{
+	u64 plane = (u64)a->x.h * a->x.w;
+	u64 d = ((u64)a->kh * a->kw) << a->shift;
+	u32 c, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+	s64 iy0, ix0, sum;
+	int m;
+
+	for (c = 0; c < a->x.c; c++) {
+		const s8 *xc = x + c * plane;
+
+		for (oy = 0; oy < a->y.h; oy++) {
+			iy0 = (s64)oy * a->sh - a->pt;
+			npa_exec_taps(iy0, a->kh, a->x.h, &ky0, &ky1);
+			for (ox = 0; ox < a->y.w; ox++) {
+				ix0 = (s64)ox * a->sw - a->pl;
+				npa_exec_taps(ix0, a->kw, a->x.w, &kx0, &kx1);
+				/* Padding is -128 for max, 0 for the sum. */
+				sum = 0;
+				m = -128;
+				for (ky = ky0; ky < ky1; ky++) {
+					const s8 *xr = xc + (iy0 + ky) * a->x.w;
+
+					for (kx = kx0; kx < kx1; kx++) {
+						sum += xr[ix0 + kx];
+						m = max_t(int, m, xr[ix0 + kx]);
+					}
+				}
+				*y++ = avg ? npa_exec_mean(sum, d) : m;
+			}
+			cond_resched();
+		}
+	}
+}
+
+static void npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
+			const s8 *wt, const void *bias, s8 *y)
+{
+	u64 o;
+	s64 acc;
+
+	for (o = 0; o < a->outs; o++) {
+		acc = npa_exec_bias(bias, o);
+		acc += npa_exec_dot(wt + o * a->k, x, 1, a->k);
+		y[o] = npa_exec_requant(acc, a->shift);
+		cond_resched();
+	}
+}
+
+static s8 npa_exec_elt1(bool mul, int a, int b, u32 shift)
+{
+	return npa_exec_sat((mul ? a * b : a + b) >> shift);
+}
+
+static void npa_exec_elt(const struct npa_exec_args *a, bool mul,
+			 const s8 *x, const s8 *b, s8 *y)
+{
+	u64 plane = (u64)a->x.h * a->x.w, bplane = (u64)a->b.h * a->b.w, i;
+	u32 minc = min(a->x.c, a->b.c), c, r, col;
+	u32 minh = min(a->x.h, a->b.h), minw = min(a->x.w, a->b.w);
+
+	if (a->stride == 1 && a->sample == 1) {
+		/* Element by element: @y may be @x or @b itself. */
+		for (c = 0; c < a->x.c; c++) {
+			u64 base = c * plane;
+
+			if (c >= minc) {
+				if (y != x)
+					memmove(y + base, x + base, plane);
+				continue;
+			}
+			for (i = base; i < base + plane; i++)
+				y[i] = npa_exec_elt1(mul, x[i], b[i], a->shift);
+			cond_resched();
+		}
+		return;
+	}
+	if (y != x)
+		memmove(y, x, a->x.n);
+	for (c = 0; c < minc; c++) {
+		for (r = 0; r < minh; r++) {
+			s8 *yr = y + c * plane + (u64)r * a->sample * a->x.w;
+			const s8 *br = b + c * bplane + (u64)r * a->stride * a->b.w;
+
+			for (col = 0; col < minw; col++) {
+				s8 *o = &yr[(u64)col * a->sample];
+
+				*o = npa_exec_elt1(mul, *o, br[(u64)col * a->stride],
+						   a->shift);
+			}
+		}
+		cond_resched();
+	}
+}
+
+static s8 npa_exec_act1(u32 act, s8 v)
+{
+	switch (act) {
+	case NPA_ACT_RELU:
+		return v < 0 ? 0 : v;
+	case NPA_ACT_LEAKY:
+		return v < 0 ? v >> 3 : v;
+	case NPA_ACT_LOGISTIC:
+		return npa_exec_logistic[v + 128];
+	default:
+		return v;
+	}
+}
+
+static void npa_exec_activation(const struct npa_exec_args *a, const s8 *x,
+				s8 *y)
+{
+	u64 i;
+
+	if (a->act == NPA_ACT_LINEAR) {
+		if (y != x)
+			memmove(y, x, a->x.n);
+		return;
+	}
+	for (i = 0; i < a->x.n; i++) {
+		y[i] = npa_exec_act1(a->act, x[i]);
+		if (!((i + 1) & 0xffff))
+			cond_resched();
+	}
+}
+
+static void npa_exec_upsample(const struct npa_exec_args *a, const s8 *x,
+			      s8 *y)
+{
+	u32 s = a->stride, c, r, col, k;
+	u64 ow = a->y.w;
+
+	if (s == 1) {
+		if (y != x)
+			memmove(y, x, a->x.n);
+		return;
+	}
+	for (c = 0; c < a->x.c; c++) {
+		for (r = 0; r < a->x.h; r++, x += a->x.w) {
+			s8 *yr = y + ((u64)c * a->y.h + (u64)r * s) * ow;
+
+			for (col = 0; col < a->x.w; col++)
+				memset(yr + (u64)col * s, x[col], s);
+			for (k = 1; k < s; k++)
+				memcpy(yr + k * ow, yr, ow);
+		}
+		cond_resched();
+	}
+}
+
+/* y[(dy * s + dx) * C + c][oy][ox] = x[c][oy * s + dy][ox * s + dx] */
+static void npa_exec_reorg(const struct npa_exec_args *a, const s8 *x, s8 *y)
+{
+	u32 s = a->stride, c, dy, dx, oy, ox;
+	u64 plane = (u64)a->y.h * a->y.w;
+
+	for (c = 0; c < a->x.c; c++) {
+		const s8 *xc = x + (u64)c * a->x.h * a->x.w;
+
+		for (dy = 0; dy < s; dy++) {
+			for (dx = 0; dx < s; dx++) {
+				s8 *yc = y + ((u64)(dy * s + dx) * a->x.c + c) * plane;
+
+				for (oy = 0; oy < a->y.h; oy++) {
+					const s8 *xr = xc + ((u64)oy * s + dy) * a->x.w + dx;
+
+					for (ox = 0; ox < a->y.w; ox++)
+						*yc++ = xr[(u64)ox * s];
+				}
+			}
+		}
+		cond_resched();
+	}
+}
+
+/* Copy @n bytes unless they are already there. */
+static void npa_exec_move(void *dst, const void *src, u64 n)
+{
+	if (dst != src)
+		memmove(dst, src, n);
+}
+
+/* Every operand is as large as its descriptor says, or larger. */
+static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (o[i].size < npa_exec_bytes(o[i].desc) || !o[i].ptr)
+			return -ERANGE;
+	}
+	return 0;
+}
+
+/**
+ * npa_exec_op() - run one operator
+ * @op: the operator.
+ * @in: its inputs, in operand order, each with its descriptor.
+ * @nin: entries in @in.
+ * @out: its outputs.
+ * @nout: entries in @out.
+ * @scratch: its scratch buffers (descriptors unused), or NULL.
+ * @nscratch: entries in @scratch.
+ *
+ * Checks the operator as npa_exec_check() does and every operand's size
+ * against its descriptor, then computes the outputs.  Only the bytes
+ * [ptr, ptr + size) of each operand are accessed.  Inputs and outputs may
+ * share memory as the planner shares it (see Documentation/npu.rst);
+ * other overlaps, including scratch that overlaps a tensor, give wrong
+ * results but no access outside the operands.
+ *
+ * Context: Process context; may sleep (calls cond_resched()).
+ * Return: 0 on success, -EINVAL if the operator fails npa_exec_check(),
+ * -ERANGE if an operand is smaller than its descriptor or has no memory.
+ */
+int npa_exec_op(const struct npa_op_desc *op,
+		const struct npa_exec_operand *in, u32 nin,
+		const struct npa_exec_operand *out, u32 nout,
+		const struct npa_exec_operand *scratch, u32 nscratch)
+{
+	struct npa_exec_dl ind = { .o = in, .n = nin };
+	struct npa_exec_dl outd = { .o = out, .n = nout };
+	const void *bias = NULL;
+	struct npa_exec_args a;
+	s8 *col = NULL;
+	u64 col_size = 0, off;
+	u32 i;
+	int ret;
+
+	ret = npa_exec_parse(op, &ind, &outd, &a);
+	if (ret)
+		return ret;
+	ret = npa_exec_sized(in, nin);
+	if (!ret)
+		ret = npa_exec_sized(out, nout);
+	if (ret)
+		return ret;
+	if (nscratch && scratch && scratch[0].ptr) {
+		col = scratch[0].ptr;
+		col_size = scratch[0].size;
+	}
+	if (a.bias)
+		bias = in[2].ptr;
+
+	switch (op->kind) {
+	case NPA_OP_CONV2D:
+	case NPA_OP_DWCONV2D:
+		npa_exec_conv(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr, col,
+			      col_size);
+		break;
+	case NPA_OP_MAXPOOL:
+	case NPA_OP_AVGPOOL:
+		npa_exec_pool(&a, op->kind == NPA_OP_AVGPOOL, in[0].ptr,
+			      out[0].ptr);
+		break;
+	case NPA_OP_FC:
+		npa_exec_fc(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr);
+		break;
+	case NPA_OP_ADD:
+	case NPA_OP_MUL:
+		npa_exec_elt(&a, op->kind == NPA_OP_MUL, in[0].ptr, in[1].ptr,
+			     out[0].ptr);
+		break;
+	case NPA_OP_ACTIVATION:
+		npa_exec_activation(&a, in[0].ptr, out[0].ptr);
+		break;
+	case NPA_OP_CONCAT:
+		for (i = 0, off = 0; i < nin; i++) {
+			u64 n = npa_exec_bytes(in[i].desc);
+
+			npa_exec_move((u8 *)out[0].ptr + off, in[i].ptr, n);
+			off += n;
+		}
+		break;
+	case NPA_OP_SPLIT:
+		for (i = 0, off = 0; i < nout; i++) {
+			u64 n = npa_exec_bytes(out[i].desc);
+
+			npa_exec_move(out[i].ptr, (u8 *)in[0].ptr + off, n);
+			off += n;
+		}
+		break;
+	case NPA_OP_RESHAPE:
+	case NPA_OP_COPY:
+		npa_exec_move(out[0].ptr, in[0].ptr, npa_exec_bytes(in[0].desc));
+		break;
+	case NPA_OP_UPSAMPLE:
+		npa_exec_upsample(&a, in[0].ptr, out[0].ptr);
+		break;
+	case NPA_OP_REORG:
+		npa_exec_reorg(&a, in[0].ptr, out[0].ptr);
+		break;
+	}
+	return 0;
+}
+
+/**
+ * npa_exec_im2col_bytes() - the im2col scratch a convolution can use
+ * @op: a CONV2D or DWCONV2D operator.
+ * @x: its input.
+ * @y: its output.
+ * @full: out: bytes of the whole im2col buffer, 0 if the op does not use
+ *	one (a 1x1 kernel with stride 1, or another kind).
+ * @pixel: out: bytes for one output pixel: npa_exec_op() uses scratch[0]
+ *	in tiles of whole pixels, so this is the least it uses.
+ *
+ * A front end requests scratch[0] of @full bytes, or a variable request
+ * from a multiple of @pixel (one output row: @pixel times the output
+ * width) to @full bytes.
+ *
+ * Context: Any context.
+ */
+void npa_exec_im2col_bytes(const struct npa_op_desc *op,
+			   const struct npa_tensor_desc *x,
+			   const struct npa_tensor_desc *y,
+			   u64 *full, u64 *pixel)
+{
+	const s32 *p = op->params;
+	struct npa_exec_shape xs, ys;
+	u64 g = 1;
+
+	*full = 0;
+	*pixel = 0;
+	if ((op->kind != NPA_OP_CONV2D && op->kind != NPA_OP_DWCONV2D) ||
+	    !npa_exec_act(x, &xs) || !npa_exec_act(y, &ys))
+		return;
+	if (p[NPA_P_KH] < 1 || p[NPA_P_KW] < 1 || p[NPA_P_SH] < 1 ||
+	    p[NPA_P_SW] < 1 || p[NPA_P_GROUPS] < 0)
+		return;
+	if ((u64)p[NPA_P_KH] * p[NPA_P_KW] == 1 && p[NPA_P_SH] == 1 &&
+	    p[NPA_P_SW] == 1)
+		return;
+	if (op->kind == NPA_OP_DWCONV2D)
+		g = xs.c;
+	else if (p[NPA_P_GROUPS])
+		g = p[NPA_P_GROUPS];
+	*pixel = (u64)p[NPA_P_KH] * p[NPA_P_KW] * (xs.c / g);
+	if (check_mul_overflow(*pixel, (u64)ys.h * ys.w, full)) {
+		*full = 0;
+		*pixel = 0;
+	}
+}

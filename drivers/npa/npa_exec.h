@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: operator kernels of the simulated NPU.
+ *
+ * Pure code, like the planner: no device and no locking, so that npactl's
+ * reference executor builds the same file on the host.  See
+ * Documentation/npu.rst for the exact semantics of every operator.
+ */
+#ifndef __NPA_EXEC_H__
+#define __NPA_EXEC_H__
+
+#include <linux/types.h>
+#include <linux/npa.h>
+
+/* Largest kernel size, stride, padding and upsample/reorg factor. */
+#define NPA_EXEC_MAX_WINDOW	65535
+/* Largest requantization shift (NPA_P_SHIFT). */
+#define NPA_EXEC_MAX_SHIFT	31
+
+/**
+ * struct npa_exec_operand - one tensor or scratch buffer of a running op
+ * @ptr: its bytes; may be NULL only when @size is 0.
+ * @size: bytes reachable at @ptr; at least the tensor's size.
+ * @desc: the tensor's descriptor; NULL for scratch buffers.
+ */
+struct npa_exec_operand {
+	void *ptr;
+	u64 size;
+	const struct npa_tensor_desc *desc;
+};
+
+int npa_exec_check(const struct npa_op_desc *op,
+		   const struct npa_tensor_desc *const *in, u32 nin,
+		   const struct npa_tensor_desc *const *out, u32 nout);
+int npa_exec_op(const struct npa_op_desc *op,
+		const struct npa_exec_operand *in, u32 nin,
+		const struct npa_exec_operand *out, u32 nout,
+		const struct npa_exec_operand *scratch, u32 nscratch);
+void npa_exec_im2col_bytes(const struct npa_op_desc *op,
+			   const struct npa_tensor_desc *x,
+			   const struct npa_tensor_desc *y,
+			   u64 *full, u64 *pixel);
+
+#endif /* __NPA_EXEC_H__ */
