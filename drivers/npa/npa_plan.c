@@ -42,6 +42,7 @@
 #include <linux/ktime.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
@@ -724,6 +725,7 @@ static void npa_order_by_keys(struct npa_key *keys, u32 n, u32 *order)
 }
 
 enum npa_metric {
+	NPA_METRIC_SIZE_PRESSURE, /* size x (max live bytes / bound)^8 */
 	NPA_METRIC_SIZE_LOGLEN,	/* size x log2(lifetime length + 1) */
 	NPA_METRIC_SIZE,	/* size, then lifetime length */
 	NPA_METRIC_PRESSURE,	/* max live bytes over the lifetime, size */
@@ -804,6 +806,36 @@ static u64 npa_profile_max(const struct npa_profile *p, u32 a, u32 b)
 	return m;
 }
 
+/* log2(@x) in 4.4 fixed point, the fraction interpolated linearly. */
+static u32 npa_log2_fp(u64 x)
+{
+	u32 k = ilog2(x);
+
+	return k << 4 | (u32)(k >= 4 ? (x >> (k - 4)) & 15 : (x << (4 - k)) & 15);
+}
+
+/* @x * @q / 2^16 for q <= 2^16, without overflow. */
+static u64 npa_scale16(u64 x, u64 q)
+{
+	return (x >> 16) * q + (((x & 0xffff) * q) >> 16);
+}
+
+/*
+ * Pressure of rect @id in 16.16 fixed point: the most bytes live at one
+ * time during its lifetime over the lower bound, raised to the 8th power.
+ * Rects live around the tightest moment come first under this key.
+ */
+static u64 npa_pressure8(const struct npa_ctx *c, u32 id)
+{
+	u64 load = npa_profile_max(&c->prof, c->r[id].a, c->r[id].b);
+	u64 q = min_t(u64, div64_u64(load, max_t(u64, c->lb >> 16, 1)),
+		      1 << 16);
+
+	q = q * q >> 16;
+	q = q * q >> 16;
+	return q * q >> 16;
+}
+
 /* The two sort keys (both descending) of rect @id under @metric. */
 static void npa_metric_keys(const struct npa_ctx *c, u32 metric, u32 id,
 			    u64 *k1, u64 *k2)
@@ -814,8 +846,11 @@ static void npa_metric_keys(const struct npa_ctx *c, u32 metric, u32 id,
 
 	*k2 = r->size;
 	switch (metric) {
+	case NPA_METRIC_SIZE_PRESSURE:
+		*k1 = npa_scale16(r->size, npa_pressure8(c, id));
+		break;
 	case NPA_METRIC_SIZE_LOGLEN:
-		*k1 = npa_sat_mul(r->size, ilog2(len + 1));
+		*k1 = npa_sat_mul(r->size >> 8, npa_log2_fp(len + 1));
 		break;
 	case NPA_METRIC_SIZE:
 		*k1 = r->size;
@@ -1059,12 +1094,14 @@ static void npa_run_greedy(struct npa_ctx *c)
 		memcpy(c->best_order, c->order, c->m * sizeof(*c->order));
 }
 
+/* First fit in each metric order, within half of the budget. */
 static void npa_run_orders(struct npa_ctx *c)
 {
 	u32 metric;
 
 	for (metric = 0; metric < NPA_METRIC_COUNT; metric++) {
 		if (c->have_best && (c->best_peak <= c->lb ||
+				     c->work + c->m > c->budget / 2 ||
 				     !npa_can_spend(c, c->m)))
 			break;
 		npa_order_metric(c, metric, c->order);
@@ -1775,16 +1812,17 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
 /* Entry points */
 
 /*
- * The default budget: 2^14 placements per rect for small instances, at most
- * 2^21 (a fraction of a second on a desktop core), fewer as placements
- * get dearer with n (2^29 / n), but always enough for the baseline and a
- * few metric orders (6 n).
+ * The default budget: 2^12 placements per rect for small instances, at
+ * most 2^19, fewer as placements get dearer with n (2^31 / n), but always
+ * enough for the baseline and a few metric orders (4 n). That keeps a
+ * default plan well under a second up to 30k buffers and under two
+ * seconds at 62k on a desktop core (see Documentation/planner.rst).
  */
 static u64 npa_default_budget(const struct npa_ctx *c)
 {
-	u64 b = min_t(u64, 1ULL << 21, (1ULL << 29) / c->m);
+	u64 b = min_t(u64, 1ULL << 19, div64_u64(1ULL << 31, c->m));
 
-	return max_t(u64, 6ULL * c->m, min_t(u64, b, (u64)c->m << 14));
+	return max_t(u64, 4ULL * c->m, min_t(u64, b, (u64)c->m << 12));
 }
 
 static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res,
