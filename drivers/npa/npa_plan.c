@@ -158,6 +158,7 @@ struct npa_ctx {
 
 	u64 *best_off;		/* per rect */
 	u64 best_peak;
+	u64 best_excess;	/* area above the lower bound */
 	u32 best_algo;
 	bool have_best;
 	u64 greedy_peak;
@@ -682,17 +683,58 @@ static bool npa_pass(struct npa_ctx *c, const u32 *order, bool bestfit,
 	return true;
 }
 
-/* Keep the placement in the index if it beats the best so far. */
+static inline u64 npa_sat_mul(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+static inline u64 npa_sat_add(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_add_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+/*
+ * Secondary cost of the placement in c->off, to break ties between plans
+ * of equal peak: the area (bytes x steps) above the lower bound.
+ */
+static u64 npa_excess(const struct npa_ctx *c)
+{
+	u64 ex = 0;
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		u64 end = c->off[i] + c->r[i].size;
+
+		if (end > c->lb)
+			ex = npa_sat_add(ex, npa_sat_mul(end - c->lb,
+							 c->r[i].hi - c->r[i].lo));
+	}
+	return ex;
+}
+
+/*
+ * Keep the placement in c->off if it beats the best so far: a lower peak,
+ * or the same peak with less area above the lower bound (a better start
+ * for the searches that follow).
+ */
 static bool npa_keep(struct npa_ctx *c, u32 algo)
 {
-	u64 peak = c->peak;
+	u64 peak = c->peak, ex;
 
-	if (c->have_best && peak >= c->best_peak)
+	if (c->have_best && peak > c->best_peak)
+		return false;
+	ex = npa_excess(c);
+	if (c->have_best && peak == c->best_peak && ex >= c->best_excess)
 		return false;
 	pr_debug("npa_plan: %s: peak %llu (lb %llu) after %llu placements\n",
 		 npa_plan_algo_name(algo), peak, c->lb, c->work);
 	memcpy(c->best_off, c->off, c->m * sizeof(*c->off));
 	c->best_peak = peak;
+	c->best_excess = ex;
 	c->best_algo = algo;
 	c->have_best = true;
 	return true;
@@ -726,28 +768,14 @@ static void npa_order_by_keys(struct npa_key *keys, u32 n, u32 *order)
 
 enum npa_metric {
 	NPA_METRIC_SIZE_PRESSURE, /* size x (max live bytes / bound)^8 */
-	NPA_METRIC_SIZE_LOGLEN,	/* size x log2(lifetime length + 1) */
-	NPA_METRIC_SIZE,	/* size, then lifetime length */
 	NPA_METRIC_PRESSURE,	/* max live bytes over the lifetime, size */
-	NPA_METRIC_AREA,	/* size x lifetime length */
-	NPA_METRIC_LENGTH,	/* lifetime length, then size */
+	NPA_METRIC_SIZE_LOGLEN,	/* size x log2(lifetime length + 1) */
 	NPA_METRIC_OVERLAP,	/* live bytes summed over the lifetime */
+	NPA_METRIC_SIZE,	/* size, then lifetime length */
+	NPA_METRIC_LENGTH,	/* lifetime length, then size */
+	NPA_METRIC_AREA,	/* size x lifetime length */
 	NPA_METRIC_COUNT,
 };
-
-static inline u64 npa_sat_mul(u64 a, u64 b)
-{
-	u64 r;
-
-	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
-}
-
-static inline u64 npa_sat_add(u64 a, u64 b)
-{
-	u64 r;
-
-	return check_add_overflow(a, b, &r) ? U64_MAX : r;
-}
 
 static void npa_profile_free(struct npa_profile *p)
 {
@@ -1048,25 +1076,6 @@ static u32 npa_rand_below(struct npa_ctx *c, u32 n)
 	return (u32)(((npa_rand(c) >> 32) * n) >> 32);
 }
 
-/*
- * Secondary cost of the placement in c->off, to break ties between plans
- * of equal peak: the area (bytes x steps) above the lower bound.
- */
-static u64 npa_excess(const struct npa_ctx *c)
-{
-	u64 ex = 0;
-	u32 i;
-
-	for (i = 0; i < c->m; i++) {
-		u64 end = c->off[i] + c->r[i].size;
-
-		if (end > c->lb)
-			ex = npa_sat_add(ex, npa_sat_mul(end - c->lb,
-							 c->r[i].hi - c->r[i].lo));
-	}
-	return ex;
-}
-
 /* Place @order and keep it if it is the best plan so far. */
 static bool npa_try(struct npa_ctx *c, const u32 *order, u64 cutoff, u32 algo)
 {
@@ -1087,25 +1096,29 @@ static void npa_run_greedy(struct npa_ctx *c)
 	if (c->have_best && c->best_peak <= c->lb)
 		return;
 	npa_order_greedy(c, c->order);
-	if (!npa_pass(c, c->order, true, c->have_best ? c->best_peak : 0))
+	if (!npa_pass(c, c->order, true, c->have_best ? c->best_peak + 1 : 0))
 		return;
 	c->greedy_peak = c->peak;
 	if (npa_keep(c, NPA_PLAN_ALGO_GREEDY))
 		memcpy(c->best_order, c->order, c->m * sizeof(*c->order));
 }
 
-/* First fit in each metric order, within half of the budget. */
+/*
+ * First fit in each metric order: the first three as the budget allows,
+ * the others within half of it.
+ */
 static void npa_run_orders(struct npa_ctx *c)
 {
 	u32 metric;
 
 	for (metric = 0; metric < NPA_METRIC_COUNT; metric++) {
 		if (c->have_best && (c->best_peak <= c->lb ||
-				     c->work + c->m > c->budget / 2 ||
+				     (metric >= 3 &&
+				      c->work + c->m > c->budget / 2) ||
 				     !npa_can_spend(c, c->m)))
 			break;
 		npa_order_metric(c, metric, c->order);
-		npa_try(c, c->order, c->have_best ? c->best_peak : 0,
+		npa_try(c, c->order, c->have_best ? c->best_peak + 1 : 0,
 			NPA_PLAN_ALGO_ORDER);
 	}
 }

@@ -4,7 +4,10 @@
  * tables: the benchmark traces, generated tightly packed strips (optimum
  * known), and plan time and memory for n = 100 .. 100k.
  *
- * usage: npa-bench [TRACES-DIR] [--quick]
+ * usage: npa-bench [TRACES-DIR] [--quick] [--strips]
+ *
+ * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the shared/
+ * directory next to the repository (from its root or from tools/).
  */
 #include <dirent.h>
 #include <spawn.h>
@@ -107,7 +110,7 @@ static void bench_traces(const char *dir)
 	       dir);
 	header("trace");
 	for (i = 0; i < nn; i++) {
-		char path[4096];
+		char path[8192];
 		struct npactl_csv csv;
 		struct row r = { 0 };
 
@@ -214,9 +217,20 @@ static void bench_scaling(const char *self, bool quick)
 
 int main(int argc, char **argv)
 {
-	const char *dir = "../../shared/benchmarks/traces";
+	const char *dir = getenv("NPA_BENCH_DIR");
 	bool quick = false, only_strips = false;
+	char buf[4096];
 	int i;
+
+	/* $NPA_BENCH_DIR/traces, else shared/ next to the repository. */
+	if (dir) {
+		snprintf(buf, sizeof(buf), "%s/traces", dir);
+		dir = buf;
+	} else {
+		dir = access("../shared/benchmarks/traces", R_OK) ?
+		      "../../shared/benchmarks/traces" :
+		      "../shared/benchmarks/traces";
+	}
 
 	if (argc == 3 && !strcmp(argv[1], "--scale-one"))
 		return scale_child(strtoul(argv[2], NULL, 0));
