@@ -24,7 +24,11 @@
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
 /* The driver plans tensor arenas (always set). */
 #define NPA_CAP_PLAN		(1ULL << 0)
-#define NPA_CAPS_ALL		(NPA_CAP_PLAN)
+/* Model graphs: NPA_IOCTL_MODEL_CREATE, _PLAN and _DESTROY. */
+#define NPA_CAP_MODEL		(1ULL << 1)
+/* Buffers and jobs on the (simulated) NPU. */
+#define NPA_CAP_JOBS		(1ULL << 2)
+#define NPA_CAPS_ALL		(NPA_CAP_PLAN | NPA_CAP_MODEL | NPA_CAP_JOBS)
 
 /**
  * struct npa_query - driver version, capabilities and limits
@@ -35,6 +39,22 @@
  * @caps: out: mask of NPA_CAP_* bits.
  * @carveout_bytes: out: size of the DMA carveout, 0 when there is none.
  * @reserved: in: must be zero; out: zero.
+ * @max_tensors: out: most tensors one graph may have.
+ * @max_ops: out: most operators one graph may have.
+ * @max_operands: out: most operand ids one graph may have.
+ * @max_scratch: out: most scratch requests one graph may have.
+ * @unit_align: out: byte alignment each enum npa_unit needs of the tensors
+ *	it touches.
+ * @fast_window_bytes: out: size of the fast window at the start of the
+ *	arena that latency-critical scratch prefers (0: none).
+ * @max_tensor_bytes: out: largest tensor or scratch buffer.
+ * @carveout_used_bytes: out: bytes of the carveout in use.
+ * @shared_arena_bytes: out: the shared activation arena (one per queue).
+ * @private_arena_bytes: out: sum of the private arenas.
+ * @arena_need_private_bytes: out: what the models' arenas would take with
+ *	a private arena each.
+ * @jobs_done: out: jobs completed since load.
+ * @jobs_failed: out: jobs that ended in a fault, timeout or abort.
  */
 struct npa_query {
 	__u32 flags;
@@ -44,12 +64,426 @@ struct npa_query {
 	__u64 caps;
 	__u64 carveout_bytes;
 	__u64 reserved[4];
+	__u32 max_tensors;
+	__u32 max_ops;
+	__u32 max_operands;
+	__u32 max_scratch;
+	__u32 unit_align[4];
+	__u64 fast_window_bytes;
+	__u64 max_tensor_bytes;
+	__u64 carveout_used_bytes;
+	__u64 shared_arena_bytes;
+	__u64 private_arena_bytes;
+	__u64 arena_need_private_bytes;
+	__u64 jobs_done;
+	__u64 jobs_failed;
 };
 
 #define NPA_QUERY_FLAGS_ALL	0
 
+/* Element types of &npa_tensor_desc.dtype. */
+enum npa_dtype {
+	NPA_DTYPE_NONE = 0,	/* size given in bytes, no shape */
+	NPA_DTYPE_INT8 = 1,
+	NPA_DTYPE_UINT8 = 2,
+	NPA_DTYPE_INT16 = 3,
+	NPA_DTYPE_INT32 = 4,
+	NPA_DTYPE_COUNT,
+};
+
+/* &npa_tensor_desc.flags */
+/* A model input: bound to a user buffer at submit, not in the arena. */
+#define NPA_TENSOR_INPUT	(1U << 0)
+/* A model output: bound to a user buffer at submit, not in the arena. */
+#define NPA_TENSOR_OUTPUT	(1U << 1)
+/* Constant data (weights): kept with the model, never written. */
+#define NPA_TENSOR_CONST	(1U << 2)
+/* Keeps its contents from one job to the next (state): own place. */
+#define NPA_TENSOR_PERSISTENT	(1U << 3)
+#define NPA_TENSOR_FLAGS_ALL	(0xfU)
+
+#define NPA_MAX_DIMS		4
+
+/**
+ * struct npa_tensor_desc - one tensor of a graph
+ * @size: bytes; 0 means computed from @dims and @dtype.  When both are
+ *	given they must agree.
+ * @dims: shape, outermost first; activations are NCHW (N, C, H, W) so
+ *	that a channel concat or split is a byte range; unused trailing
+ *	dims are 0.
+ * @dtype: enum npa_dtype; NPA_DTYPE_NONE requires @size.
+ * @align: byte alignment the tensor needs, a power of two, or 0 for the
+ *	device default.  The strictest alignment of the compute units that
+ *	touch the tensor (see &npa_query.unit_align) is applied on top.
+ * @flags: NPA_TENSOR_* bits.
+ * @pad: must be zero.
+ */
+struct npa_tensor_desc {
+	__u64 size;
+	__u32 dims[NPA_MAX_DIMS];
+	__u32 dtype;
+	__u32 align;
+	__u32 flags;
+	__u32 pad;
+};
+
+/*
+ * Operator kinds.  The simulated NPU executes all of them with integer
+ * arithmetic; see Documentation/uapi.rst for the inputs, outputs and
+ * parameters of each.
+ */
+enum npa_op_kind {
+	NPA_OP_CONV2D = 1,	/* in: x, weights[, bias]; out: y */
+	NPA_OP_DWCONV2D = 2,	/* depthwise convolution, same operands */
+	NPA_OP_MAXPOOL = 3,
+	NPA_OP_AVGPOOL = 4,
+	NPA_OP_ADD = 5,		/* in: a, b; out: y */
+	NPA_OP_MUL = 6,
+	NPA_OP_ACTIVATION = 7,	/* in: x; out: y; may run in place */
+	NPA_OP_CONCAT = 8,	/* in: x0..xn; out: y; inputs live inside y */
+	NPA_OP_RESHAPE = 9,	/* in: x; out: y; y is x's memory */
+	NPA_OP_SPLIT = 10,	/* in: x; out: y0..yn; each yk is part of x */
+	NPA_OP_UPSAMPLE = 11,
+	NPA_OP_COPY = 12,
+	NPA_OP_FC = 13,		/* fully connected: in: x, weights[, bias] */
+	NPA_OP_REORG = 14,	/* space to depth */
+	NPA_OP_KIND_COUNT,
+};
+
+/* Compute units, for &npa_op_desc.unit and &npa_query.unit_align. */
+enum npa_unit {
+	NPA_UNIT_NPU = 0,
+	NPA_UNIT_DMA = 1,
+	NPA_UNIT_CPU = 2,
+	NPA_UNIT_COUNT,
+};
+
+/* &npa_op_desc.flags */
+/* The op may overwrite its first input with its output (e.g. ReLU). */
+#define NPA_OP_INPLACE		(1U << 0)
+#define NPA_OP_FLAGS_ALL	(0x1U)
+
+#define NPA_OP_MAX_PARAMS	8
+
+/*
+ * &npa_op_desc.params, by kind.  Arithmetic is integer: int8 activations
+ * and weights, int32 bias and accumulators; a result is
+ * clamp((acc + bias) >> shift, -128, 127).
+ */
+/* CONV2D, DWCONV2D, MAXPOOL, AVGPOOL */
+#define NPA_P_KH	0	/* kernel height */
+#define NPA_P_KW	1	/* kernel width */
+#define NPA_P_SH	2	/* stride height */
+#define NPA_P_SW	3	/* stride width */
+#define NPA_P_PAD_T	4	/* padding rows above */
+#define NPA_P_PAD_L	5	/* padding columns left */
+#define NPA_P_GROUPS	6	/* CONV2D: channel groups (0 means 1) */
+#define NPA_P_SHIFT	7	/* CONV2D, DWCONV2D, FC, AVGPOOL, ADD, MUL */
+/* ACTIVATION */
+#define NPA_P_ACT	0	/* enum npa_act */
+/* UPSAMPLE, REORG */
+#define NPA_P_STRIDE	0	/* scale factor / block size */
+
+/* Activation functions, for params[NPA_P_ACT]. */
+enum npa_act {
+	NPA_ACT_LINEAR = 0,
+	NPA_ACT_RELU = 1,
+	NPA_ACT_LEAKY = 2,	/* x < 0: x / 8 (arithmetic shift) */
+	NPA_ACT_LOGISTIC = 3,	/* table-driven int8 logistic */
+	NPA_ACT_COUNT,
+};
+
+/**
+ * struct npa_op_desc - one operator; operators run in array order
+ * @kind: enum npa_op_kind.
+ * @unit: enum npa_unit that executes it.
+ * @flags: NPA_OP_* bits.
+ * @first_input: index of the first input id in the operand array.
+ * @num_inputs: number of inputs.
+ * @first_output: index of the first output id in the operand array.
+ * @num_outputs: number of outputs.
+ * @first_scratch: index of the first scratch request in the scratch array.
+ * @num_scratch: number of scratch requests.
+ * @pad: must be zero.
+ * @params: per-kind parameters (kernel size, stride, ...), see uapi.rst.
+ */
+struct npa_op_desc {
+	__u32 kind;
+	__u32 unit;
+	__u32 flags;
+	__u32 first_input;
+	__u32 num_inputs;
+	__u32 first_output;
+	__u32 num_outputs;
+	__u32 first_scratch;
+	__u32 num_scratch;
+	__u32 pad;
+	__s32 params[NPA_OP_MAX_PARAMS];
+};
+
+/* &npa_scratch_desc.flags */
+/* Variable size: any size from @min_size up to @size will do. */
+#define NPA_SCRATCH_VARIABLE	(1U << 0)
+/* Latency critical: prefer the device's fast window. */
+#define NPA_SCRATCH_LATENCY	(1U << 1)
+#define NPA_SCRATCH_FLAGS_ALL	(0x3U)
+
+/**
+ * struct npa_scratch_desc - a scratch buffer an operator needs while it runs
+ * @size: bytes wanted (for a variable request: the most it can use).
+ * @min_size: variable requests: the least it can work with; else 0.
+ * @align: power of two, or 0 for the op's unit alignment.
+ * @flags: NPA_SCRATCH_* bits.
+ */
+struct npa_scratch_desc {
+	__u64 size;
+	__u64 min_size;
+	__u32 align;
+	__u32 flags;
+};
+
+/* &npa_model_create.flags */
+/* Keep a private activation arena: never wait for other models' jobs. */
+#define NPA_MODEL_PRIVATE_ARENA	(1U << 0)
+#define NPA_MODEL_CREATE_FLAGS_ALL	(0x1U)
+
+/**
+ * struct npa_model_create - NPA_IOCTL_MODEL_CREATE argument
+ *
+ * Arrays are passed as a user pointer, an element count and the element
+ * size userspace was built with; the kernel accepts smaller (older) and
+ * larger (newer, unknown tail zero) elements.
+ *
+ * @tensors: in: pointer to struct npa_tensor_desc[@num_tensors].
+ * @ops: in: pointer to struct npa_op_desc[@num_ops].
+ * @operands: in: pointer to __u32 tensor ids, indexed by the ops.
+ * @scratch: in: pointer to struct npa_scratch_desc[@num_scratch].
+ * @num_tensors: in: at most &npa_query.max_tensors.
+ * @tensor_size: in: sizeof(struct npa_tensor_desc).
+ * @num_ops: in: at most &npa_query.max_ops.
+ * @op_size: in: sizeof(struct npa_op_desc).
+ * @num_operands: in: at most &npa_query.max_operands.
+ * @num_scratch: in: at most &npa_query.max_scratch.
+ * @scratch_size: in: sizeof(struct npa_scratch_desc).
+ * @flags: in: NPA_MODEL_* bits.
+ * @budget: in: planner work budget in placements, 0 for the default.
+ * @handle: out: model handle, valid on this open file only.
+ * @algorithm: out: enum of the planner algorithm that found the plan
+ *	(see Documentation/planner.rst).
+ * @arena_bytes: out: arena size with scratch.
+ * @tensor_bytes: out: arena size of the tensors alone.
+ * @lower_bound_bytes: out: max over time of live tensor bytes.
+ * @naive_bytes: out: sum of the arena tensors' sizes.
+ * @scratch_requested_bytes: out: sum of the scratch sizes granted.
+ * @scratch_growth_bytes: out: arena growth caused by scratch.
+ * @scratch_growth_naive_bytes: out: growth if scratch were stacked above
+ *	the tensors (max over ops of the op's scratch).
+ * @plan_ns: out: time spent planning.
+ * @num_buffers: out: tensors placed in the arena after sharing.
+ * @reserved: must be zero.
+ */
+struct npa_model_create {
+	__u64 tensors;
+	__u64 ops;
+	__u64 operands;
+	__u64 scratch;
+	__u32 num_tensors;
+	__u32 tensor_size;
+	__u32 num_ops;
+	__u32 op_size;
+	__u32 num_operands;
+	__u32 num_scratch;
+	__u32 scratch_size;
+	__u32 flags;
+	__u64 budget;
+	__u32 handle;
+	__u32 algorithm;
+	__u64 arena_bytes;
+	__u64 tensor_bytes;
+	__u64 lower_bound_bytes;
+	__u64 naive_bytes;
+	__u64 scratch_requested_bytes;
+	__u64 scratch_growth_bytes;
+	__u64 scratch_growth_naive_bytes;
+	__u64 plan_ns;
+	__u32 num_buffers;
+	__u32 reserved;
+};
+
+/**
+ * struct npa_placement - where one tensor or scratch buffer lives
+ * @offset: byte offset in the model's arena, or (for tensors outside the
+ *	arena) in its own place; ~0ULL for a tensor that has none.
+ * @size: bytes.
+ * @lo: first op step at which it is live.
+ * @hi: first op step after the last one it is live (half-open).
+ * @buffer: index of the arena buffer it shares (tensors that share
+ *	memory through in-place or concat have the same index), or ~0U.
+ * @flags: NPA_PLACEMENT_* bits.
+ */
+struct npa_placement {
+	__u64 offset;
+	__u64 size;
+	__u32 lo;
+	__u32 hi;
+	__u32 buffer;
+	__u32 flags;
+};
+
+/* &npa_placement.flags */
+#define NPA_PLACEMENT_ARENA	(1U << 0)	/* in the activation arena */
+#define NPA_PLACEMENT_SCRATCH	(1U << 1)	/* a scratch buffer */
+#define NPA_PLACEMENT_FAST	(1U << 2)	/* inside the fast window */
+
+/**
+ * struct npa_model_plan - NPA_IOCTL_MODEL_PLAN argument
+ * @handle: in: model handle.
+ * @num_tensors: in: room in @tensors; out: the model's tensor count.
+ * @tensors: in: pointer to struct npa_placement[@num_tensors], or 0 to
+ *	only learn the counts.
+ * @scratch: in: pointer to struct npa_placement[@num_scratch], or 0.
+ * @num_scratch: in: room in @scratch; out: the model's scratch count.
+ * @placement_size: in: sizeof(struct npa_placement).
+ *
+ * Fills min(room, count) entries of each array.
+ */
+struct npa_model_plan {
+	__u32 handle;
+	__u32 num_tensors;
+	__u64 tensors;
+	__u64 scratch;
+	__u32 num_scratch;
+	__u32 placement_size;
+};
+
+/**
+ * struct npa_model_destroy - NPA_IOCTL_MODEL_DESTROY argument
+ * @handle: in: model handle.
+ * @pad: must be zero.
+ */
+struct npa_model_destroy {
+	__u32 handle;
+	__u32 pad;
+};
+
+/**
+ * struct npa_buffer_create - NPA_IOCTL_BUFFER_CREATE argument
+ * @size: in: bytes; rounded up to a page.  At most &npa_query.carveout_bytes.
+ * @flags: in: must be zero.
+ * @fd: out: a dma-buf fd (O_RDWR | O_CLOEXEC) for the zeroed buffer; mmap
+ *	it and bracket CPU access with DMA_BUF_IOCTL_SYNC.
+ * @reserved: must be zero.
+ */
+struct npa_buffer_create {
+	__u64 size;
+	__u32 flags;
+	__s32 fd;
+	__u64 reserved;
+};
+
+/**
+ * struct npa_binding - where a job finds one bound tensor
+ * @fd: a dma-buf fd: from NPA_IOCTL_BUFFER_CREATE or any other exporter
+ *	(udmabuf, a camera, ...).
+ * @pad: must be zero.
+ * @offset: byte offset of the tensor inside the buffer.
+ */
+struct npa_binding {
+	__s32 fd;
+	__u32 pad;
+	__u64 offset;
+};
+
+/* &npa_job_submit.flags */
+/* Also return a sync_file fence that signals when the job ends. */
+#define NPA_JOB_FENCE		(1U << 0)
+#define NPA_JOB_SUBMIT_FLAGS_ALL	(0x1U)
+
+/**
+ * struct npa_job_submit - NPA_IOCTL_JOB_SUBMIT argument
+ * @model: in: model handle.
+ * @flags: in: NPA_JOB_* bits.
+ * @bindings: in: pointer to struct npa_binding[@num_bindings], one per
+ *	tensor flagged INPUT, OUTPUT, CONST or PERSISTENT, in tensor-id order.
+ * @num_bindings: in: must equal the model's number of such tensors.
+ * @binding_size: in: sizeof(struct npa_binding).
+ * @timeout_ns: in: watchdog for this job; 0 for the device default.
+ * @job_fd: out: a pollable fd for the job (POLLIN when it has ended);
+ *	pass it to NPA_IOCTL_JOB_WAIT; close it when done.
+ * @fence_fd: out: a sync_file fd with NPA_JOB_FENCE, else -1.
+ * @reserved: must be zero.
+ */
+struct npa_job_submit {
+	__u32 model;
+	__u32 flags;
+	__u64 bindings;
+	__u32 num_bindings;
+	__u32 binding_size;
+	__u64 timeout_ns;
+	__s32 job_fd;
+	__s32 fence_fd;
+	__u64 reserved;
+};
+
+/* &npa_job_wait.status */
+enum npa_job_status {
+	NPA_JOB_QUEUED = 0,	/* not ended yet (wait timed out) */
+	NPA_JOB_RUNNING = 1,
+	NPA_JOB_DONE = 2,	/* completed; outputs are valid */
+	NPA_JOB_FAULT = 3,	/* bad device address: see @fault_addr */
+	NPA_JOB_TIMEOUT = 4,	/* the watchdog fired; the NPU was reset */
+	NPA_JOB_ABORTED = 5,	/* cancelled, or failed by a reset */
+};
+
+/**
+ * struct npa_job_wait - NPA_IOCTL_JOB_WAIT argument
+ * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
+ * @flags: in: must be zero.
+ * @deadline_ns: in: absolute CLOCK_MONOTONIC time to give up at; 0 polls.
+ * @status: out: enum npa_job_status.
+ * @op: out: for a fault, the operator that faulted.
+ * @fault_addr: out: for a fault, the device address.
+ * @submit_ns: out: CLOCK_MONOTONIC time of submission.
+ * @start_ns: out: time the NPU started it (0 if it did not).
+ * @end_ns: out: time it ended (0 if it did not).
+ *
+ * Returns 0 once the job has ended (the outputs are filled), -ETIME if
+ * @deadline_ns passed first (nothing is filled), -ERESTARTSYS on a signal.
+ */
+struct npa_job_wait {
+	__s32 job_fd;
+	__u32 flags;
+	__s64 deadline_ns;
+	__u32 status;
+	__u32 op;
+	__u64 fault_addr;
+	__u64 submit_ns;
+	__u64 start_ns;
+	__u64 end_ns;
+};
+
+/**
+ * struct npa_job_cancel - NPA_IOCTL_JOB_CANCEL argument
+ * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
+ * @pad: must be zero.
+ *
+ * A queued job ends with NPA_JOB_ABORTED; a running one is stopped at its
+ * next operator.
+ */
+struct npa_job_cancel {
+	__s32 job_fd;
+	__u32 pad;
+};
+
 #define NPA_IOCTL_BASE		0xB8
 
 #define NPA_IOCTL_QUERY		_IOWR(NPA_IOCTL_BASE, 0x00, struct npa_query)
+#define NPA_IOCTL_MODEL_CREATE	_IOWR(NPA_IOCTL_BASE, 0x01, struct npa_model_create)
+#define NPA_IOCTL_MODEL_PLAN	_IOWR(NPA_IOCTL_BASE, 0x02, struct npa_model_plan)
+#define NPA_IOCTL_MODEL_DESTROY	_IOW(NPA_IOCTL_BASE, 0x03, struct npa_model_destroy)
+#define NPA_IOCTL_BUFFER_CREATE	_IOWR(NPA_IOCTL_BASE, 0x04, struct npa_buffer_create)
+#define NPA_IOCTL_JOB_SUBMIT	_IOWR(NPA_IOCTL_BASE, 0x05, struct npa_job_submit)
+#define NPA_IOCTL_JOB_WAIT	_IOWR(NPA_IOCTL_BASE, 0x06, struct npa_job_wait)
+#define NPA_IOCTL_JOB_CANCEL	_IOW(NPA_IOCTL_BASE, 0x07, struct npa_job_cancel)
 
 #endif /* _UAPI_LINUX_NPA_H */

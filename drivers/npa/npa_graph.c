@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: model graph validation and planning.
+ */
+
+/**
+ * DOC: model graphs
+ *
+ * A graph is tensors, operators in execution order, the operand ids the
+ * operators index into, and the scratch requests they make (see
+ * include/uapi/linux/npa.h).  npa_graph_validate() checks every field of an
+ * untrusted graph; each kind of failure has its own errno (the table is in
+ * Documentation/uapi.rst) and @err names the field and element.
+ *
+ * npa_graph_plan() then turns the graph into arena buffers and places them:
+ *
+ * - Step i is the i-th operator.  A tensor is live from the step that
+ *   produces it to the last step that reads it, half-open: [producer,
+ *   last reader + 1), which is the reference count of the memory-tag scheme
+ *   reaching zero.  A tensor nobody reads is live for its producer's step.
+ *   Model inputs, outputs, constants and persistent tensors live in their
+ *   own places, outside the arena.
+ * - Size and alignment follow the compute units that touch a tensor: the
+ *   strictest alignment among them (&npa_graph_limits.unit_align) and the
+ *   tensor's own, with the size rounded up to that alignment.
+ * - Sharing: a RESHAPE output is its input's memory; SPLIT outputs are
+ *   consecutive parts of the input; an op flagged NPA_OP_INPLACE writes its
+ *   output over its first input when nothing reads that memory afterwards;
+ *   CONCAT inputs are placed at their offsets inside the output, so the
+ *   concat moves nothing.  Tensors that share memory form a group with one
+ *   root (a weighted union-find: every tensor keeps its offset from its
+ *   parent), and each group becomes one planner buffer whose lifetime is
+ *   the union of its members'.  Where sharing is not possible (a model
+ *   input, a mismatched alignment, a tensor already inside another concat)
+ *   the op copies instead, which the executor does whenever the addresses
+ *   differ.
+ * - The planner places the buffers; then npa_scratch_place() puts every
+ *   operator's scratch into the gaps.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "npa_graph.h"
+#include "npa_plan.h"
+#include "npa_scratch.h"
+
+#define NPA_NONE	U32_MAX
+
+const struct npa_graph_limits npa_graph_default_limits = {
+	.max_tensors = 1U << 16,
+	.max_ops = 1U << 16,
+	.max_operands = 1U << 18,
+	.max_scratch = 1U << 16,
+	.unit_align = {
+		[NPA_UNIT_NPU] = 64,
+		[NPA_UNIT_DMA] = 32,
+		[NPA_UNIT_CPU] = 16,
+	},
+	.fast_window = 256 * 1024,
+	.max_tensor_bytes = 1ULL << 40,
+};
+
+/* Inputs and outputs each operator kind takes: min and max (0 = any). */
+static const struct {
+	u8 min_in, max_in, min_out, max_out;
+} npa_op_arity[NPA_OP_KIND_COUNT] = {
+	[NPA_OP_CONV2D] = { 2, 3, 1, 1 },
+	[NPA_OP_DWCONV2D] = { 2, 3, 1, 1 },
+	[NPA_OP_MAXPOOL] = { 1, 1, 1, 1 },
+	[NPA_OP_AVGPOOL] = { 1, 1, 1, 1 },
+	[NPA_OP_ADD] = { 2, 2, 1, 1 },
+	[NPA_OP_MUL] = { 2, 2, 1, 1 },
+	[NPA_OP_ACTIVATION] = { 1, 1, 1, 1 },
+	[NPA_OP_CONCAT] = { 1, 0, 1, 1 },
+	[NPA_OP_RESHAPE] = { 1, 1, 1, 1 },
+	[NPA_OP_SPLIT] = { 1, 1, 1, 0 },
+	[NPA_OP_UPSAMPLE] = { 1, 1, 1, 1 },
+	[NPA_OP_COPY] = { 1, 1, 1, 1 },
+	[NPA_OP_FC] = { 2, 3, 1, 1 },
+	[NPA_OP_REORG] = { 1, 1, 1, 1 },
+};
+
+static const u8 npa_dtype_bytes[NPA_DTYPE_COUNT] = {
+	[NPA_DTYPE_INT8] = 1,
+	[NPA_DTYPE_UINT8] = 1,
+	[NPA_DTYPE_INT16] = 2,
+	[NPA_DTYPE_INT32] = 4,
+};
+
+#define NPA_TENSOR_OWN_PLACE \
+	(NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT | NPA_TENSOR_CONST | \
+	 NPA_TENSOR_PERSISTENT)
+
+static int npa_fail(struct npa_graph_err *err, const char *what, u32 index,
+		    int ret)
+{
+	err->what = what;
+	err->index = index;
+	return ret;
+}
+
+/* Dimensions are given outermost first; unused trailing ones are 0. */
+static bool npa_shape_ok(const struct npa_tensor_desc *t)
+{
+	int i;
+
+	if (t->dtype == NPA_DTYPE_NONE)
+		return !t->dims[0];
+	if (!t->dims[0])
+		return false;
+	for (i = 1; i < NPA_MAX_DIMS; i++) {
+		if (!t->dims[i - 1] && t->dims[i])
+			return false;
+	}
+	return true;
+}
+
+/* Bytes of a tensor from its shape, 0 if it has none, U64_MAX on overflow. */
+static u64 npa_shape_bytes(const struct npa_tensor_desc *t)
+{
+	u64 bytes;
+	int i;
+
+	if (t->dtype == NPA_DTYPE_NONE || t->dtype >= NPA_DTYPE_COUNT)
+		return 0;
+	bytes = npa_dtype_bytes[t->dtype];
+	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++) {
+		if (check_mul_overflow(bytes, (u64)t->dims[i], &bytes))
+			return U64_MAX;
+	}
+	return bytes;
+}
+
+/**
+ * npa_tensor_bytes() - size of a validated tensor in bytes
+ * @t: the tensor.
+ *
+ * Context: Any context.
+ * Return: @t->size, or the size its shape gives when @t->size is 0.
+ */
+u64 npa_tensor_bytes(const struct npa_tensor_desc *t)
+{
+	return t->size ? t->size : npa_shape_bytes(t);
+}
+
+static bool npa_align_ok(u64 align)
+{
+	return !align || (is_power_of_2(align) && align <= NPA_PLAN_MAX_ALIGN);
+}
+
+static int npa_validate_tensors(const struct npa_graph *g,
+				const struct npa_graph_limits *lim,
+				struct npa_graph_err *err)
+{
+	u32 i;
+
+	for (i = 0; i < g->num_tensors; i++) {
+		const struct npa_tensor_desc *t = &g->tensors[i];
+		u64 shape;
+
+		if (t->flags & ~NPA_TENSOR_FLAGS_ALL)
+			return npa_fail(err, "tensors.flags", i, -EINVAL);
+		if ((t->flags & NPA_TENSOR_CONST) &&
+		    (t->flags & (NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT)))
+			return npa_fail(err, "tensors.flags", i, -EINVAL);
+		if (t->pad)
+			return npa_fail(err, "tensors.pad", i, -EINVAL);
+		if (t->dtype >= NPA_DTYPE_COUNT)
+			return npa_fail(err, "tensors.dtype", i, -EINVAL);
+		if (!npa_align_ok(t->align))
+			return npa_fail(err, "tensors.align", i, -EINVAL);
+		if (!npa_shape_ok(t))
+			return npa_fail(err, "tensors.dims", i, -EINVAL);
+		shape = npa_shape_bytes(t);
+		if (shape == U64_MAX)
+			return npa_fail(err, "tensors.dims", i, -EOVERFLOW);
+		if (!shape && !t->size)
+			return npa_fail(err, "tensors.size", i, -EINVAL);
+		if (shape && t->size && shape != t->size)
+			return npa_fail(err, "tensors.size", i, -EMSGSIZE);
+		if (npa_tensor_bytes(t) > lim->max_tensor_bytes)
+			return npa_fail(err, "tensors.size", i, -EFBIG);
+	}
+	return 0;
+}
+
+static int npa_validate_scratch(const struct npa_graph *g,
+				const struct npa_graph_limits *lim,
+				struct npa_graph_err *err)
+{
+	u32 i;
+
+	for (i = 0; i < g->num_scratch; i++) {
+		const struct npa_scratch_desc *s = &g->scratch[i];
+		bool var = s->flags & NPA_SCRATCH_VARIABLE;
+
+		if (s->flags & ~NPA_SCRATCH_FLAGS_ALL)
+			return npa_fail(err, "scratch.flags", i, -EINVAL);
+		if (!npa_align_ok(s->align))
+			return npa_fail(err, "scratch.align", i, -EINVAL);
+		if (!s->size)
+			return npa_fail(err, "scratch.size", i, -EINVAL);
+		if (var ? (!s->min_size || s->min_size > s->size) : s->min_size)
+			return npa_fail(err, "scratch.min_size", i, -EINVAL);
+		if (s->size > lim->max_tensor_bytes)
+			return npa_fail(err, "scratch.size", i, -EFBIG);
+	}
+	return 0;
+}
+
+/* [first, first + num) must lie within [0, total). */
+static bool npa_range_ok(u32 first, u32 num, u32 total)
+{
+	u32 end;
+
+	return !check_add_overflow(first, num, &end) && end <= total;
+}
+
+static int npa_validate_op(const struct npa_graph *g, u32 i,
+			   struct npa_graph_err *err)
+{
+	const struct npa_op_desc *op = &g->ops[i];
+	u32 k;
+
+	if (!op->kind || op->kind >= NPA_OP_KIND_COUNT)
+		return npa_fail(err, "ops.kind", i, -EINVAL);
+	if (op->unit >= NPA_UNIT_COUNT)
+		return npa_fail(err, "ops.unit", i, -EINVAL);
+	if (op->flags & ~NPA_OP_FLAGS_ALL)
+		return npa_fail(err, "ops.flags", i, -EINVAL);
+	if (op->pad)
+		return npa_fail(err, "ops.pad", i, -EINVAL);
+	if (op->num_inputs < npa_op_arity[op->kind].min_in ||
+	    (npa_op_arity[op->kind].max_in &&
+	     op->num_inputs > npa_op_arity[op->kind].max_in))
+		return npa_fail(err, "ops.num_inputs", i, -EINVAL);
+	if (op->num_outputs < npa_op_arity[op->kind].min_out ||
+	    (npa_op_arity[op->kind].max_out &&
+	     op->num_outputs > npa_op_arity[op->kind].max_out))
+		return npa_fail(err, "ops.num_outputs", i, -EINVAL);
+	if (!npa_range_ok(op->first_input, op->num_inputs, g->num_operands))
+		return npa_fail(err, "ops.first_input", i, -ERANGE);
+	if (!npa_range_ok(op->first_output, op->num_outputs, g->num_operands))
+		return npa_fail(err, "ops.first_output", i, -ERANGE);
+	if (!npa_range_ok(op->first_scratch, op->num_scratch, g->num_scratch))
+		return npa_fail(err, "ops.first_scratch", i, -ERANGE);
+	for (k = 0; k < op->num_inputs; k++) {
+		if (g->operands[op->first_input + k] >= g->num_tensors)
+			return npa_fail(err, "operands", op->first_input + k,
+					-ERANGE);
+	}
+	for (k = 0; k < op->num_outputs; k++) {
+		if (g->operands[op->first_output + k] >= g->num_tensors)
+			return npa_fail(err, "operands", op->first_output + k,
+					-ERANGE);
+	}
+	return 0;
+}
+
+static u64 npa_sum_sizes(const struct npa_graph *g, u32 first, u32 num)
+{
+	u64 sum = 0;
+	u32 k;
+
+	for (k = 0; k < num; k++) {
+		u32 t = g->operands[first + k];
+
+		if (check_add_overflow(sum, npa_tensor_bytes(&g->tensors[t]), &sum))
+			return U64_MAX;
+	}
+	return sum;
+}
+
+/* Sizes that sharing relies on must add up. */
+static int npa_validate_sizes(const struct npa_graph *g, u32 i,
+			      struct npa_graph_err *err)
+{
+	const struct npa_op_desc *op = &g->ops[i];
+	u64 in = npa_sum_sizes(g, op->first_input, op->num_inputs);
+	u64 out = npa_sum_sizes(g, op->first_output, op->num_outputs);
+	bool check;
+
+	switch (op->kind) {
+	case NPA_OP_RESHAPE:
+	case NPA_OP_SPLIT:
+	case NPA_OP_CONCAT:
+	case NPA_OP_COPY:
+		check = true;
+		break;
+	default:
+		check = false;
+		break;
+	}
+	if (op->flags & NPA_OP_INPLACE) {
+		in = npa_tensor_bytes(&g->tensors[g->operands[op->first_input]]);
+		out = npa_tensor_bytes(&g->tensors[g->operands[op->first_output]]);
+		check = true;
+	}
+	if (in == U64_MAX || out == U64_MAX)
+		return npa_fail(err, "ops", i, -EOVERFLOW);
+	if (check && in != out)
+		return npa_fail(err, "ops.num_outputs", i, -EMSGSIZE);
+	return 0;
+}
+
+/* Producers: no tensor is written twice, nor a model input or constant. */
+static int npa_validate_dataflow(const struct npa_graph *g, u32 *producer,
+				 struct npa_graph_err *err)
+{
+	u32 i, k;
+
+	for (i = 0; i < g->num_tensors; i++)
+		producer[i] = NPA_NONE;
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+
+		for (k = 0; k < op->num_outputs; k++) {
+			u32 idx = op->first_output + k;
+			u32 t = g->operands[idx];
+
+			if (g->tensors[t].flags & (NPA_TENSOR_INPUT | NPA_TENSOR_CONST))
+				return npa_fail(err, "operands", idx, -EPERM);
+			if (producer[t] != NPA_NONE)
+				return npa_fail(err, "operands", idx, -EEXIST);
+			producer[t] = i;
+		}
+	}
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+
+		for (k = 0; k < op->num_inputs; k++) {
+			u32 idx = op->first_input + k;
+			u32 t = g->operands[idx];
+
+			if (g->tensors[t].flags & (NPA_TENSOR_INPUT |
+						   NPA_TENSOR_CONST |
+						   NPA_TENSOR_PERSISTENT))
+				continue;
+			if (producer[t] == NPA_NONE)
+				return npa_fail(err, "operands", idx, -ENODATA);
+			/* Read at or before its producer: a cycle. */
+			if (producer[t] >= i)
+				return npa_fail(err, "operands", idx, -ELOOP);
+		}
+		cond_resched();
+	}
+	for (i = 0; i < g->num_tensors; i++) {
+		if ((g->tensors[i].flags & NPA_TENSOR_OUTPUT) &&
+		    producer[i] == NPA_NONE)
+			return npa_fail(err, "tensors.flags", i, -ENODATA);
+	}
+	return 0;
+}
+
+/* Every scratch request belongs to exactly one op. */
+static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
+				      struct npa_graph_err *err)
+{
+	u32 i, k;
+
+	for (i = 0; i < g->num_scratch; i++)
+		owner[i] = NPA_NONE;
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+
+		for (k = 0; k < op->num_scratch; k++) {
+			if (owner[op->first_scratch + k] != NPA_NONE)
+				return npa_fail(err, "ops.first_scratch", i, -EINVAL);
+			owner[op->first_scratch + k] = i;
+		}
+	}
+	return 0;
+}
+
+/**
+ * npa_graph_validate() - check an untrusted graph
+ * @g: the graph; its arrays hold @g->num_* elements.
+ * @lim: the device's limits.
+ * @err: out: on failure, the field and element that failed.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 if the graph is valid, else the errno of the first failure:
+ * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field),
+ * -E2BIG (a count above its limit), -EFBIG (a tensor above the size
+ * limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes that must agree do
+ * not), -ERANGE (an index or id out of range), -EEXIST (a tensor produced
+ * twice), -EPERM (an op writes a model input or a constant), -ENODATA (a
+ * tensor read, or a model output, that nothing produces), -ELOOP (a tensor
+ * read at or before the op that produces it), -ENOMEM.
+ */
+int npa_graph_validate(const struct npa_graph *g,
+		       const struct npa_graph_limits *lim,
+		       struct npa_graph_err *err)
+{
+	u32 *producer, i;
+	int ret;
+
+	if (!g->num_tensors)
+		return npa_fail(err, "num_tensors", 0, -EINVAL);
+	if (!g->num_ops)
+		return npa_fail(err, "num_ops", 0, -EINVAL);
+	if (g->num_tensors > lim->max_tensors)
+		return npa_fail(err, "num_tensors", 0, -E2BIG);
+	if (g->num_ops > lim->max_ops)
+		return npa_fail(err, "num_ops", 0, -E2BIG);
+	if (g->num_operands > lim->max_operands)
+		return npa_fail(err, "num_operands", 0, -E2BIG);
+	if (g->num_scratch > lim->max_scratch)
+		return npa_fail(err, "num_scratch", 0, -E2BIG);
+
+	ret = npa_validate_tensors(g, lim, err);
+	if (ret)
+		return ret;
+	ret = npa_validate_scratch(g, lim, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < g->num_ops; i++) {
+		ret = npa_validate_op(g, i, err);
+		if (ret)
+			return ret;
+		ret = npa_validate_sizes(g, i, err);
+		if (ret)
+			return ret;
+	}
+
+	producer = kvmalloc_array(max(g->num_tensors, g->num_scratch),
+				  sizeof(*producer), GFP_KERNEL);
+	if (!producer)
+		return npa_fail(err, "tensors", 0, -ENOMEM);
+	ret = npa_validate_scratch_owner(g, producer, err);
+	if (!ret)
+		ret = npa_validate_dataflow(g, producer, err);
+	kvfree(producer);
+	return ret;
+}
+
+/* Per-tensor state of the lowering; the g* fields are valid for roots. */
+struct npa_lower {
+	const struct npa_graph *g;
+	u32 *parent;	/* union-find parent; a root is its own parent */
+	s64 *rel;	/* offset from the parent */
+	u64 *size;	/* bytes, rounded up to @align */
+	u64 *align;	/* for roots: the strictest alignment in the group */
+	u32 *lo, *hi;	/* the tensor's own lifetime, [lo, hi) */
+	u64 *gext;	/* roots: bytes the group spans from the root */
+	u32 *glo, *ghi;	/* roots: the group's lifetime */
+	u32 *bufidx;	/* roots: planner buffer index */
+};
+
+static bool npa_in_arena(const struct npa_graph *g, u32 t)
+{
+	return !(g->tensors[t].flags & NPA_TENSOR_OWN_PLACE);
+}
+
+/* Root of @t's group and @t's offset from it; compresses the path. */
+static u32 npa_find(struct npa_lower *l, u32 t, s64 *off)
+{
+	u32 r = t, next;
+	s64 o = 0, acc, step;
+
+	while (l->parent[r] != r) {
+		o += l->rel[r];
+		r = l->parent[r];
+	}
+	for (acc = o; l->parent[t] != r && t != r; t = next, acc -= step) {
+		next = l->parent[t];
+		step = l->rel[t];
+		l->parent[t] = r;
+		l->rel[t] = acc;
+	}
+	*off = o;
+	return r;
+}
+
+/* Make root @r part of root @R at offset @at; the caller checked it fits. */
+static void npa_union(struct npa_lower *l, u32 r, u32 R, s64 at)
+{
+	l->parent[r] = R;
+	l->rel[r] = at;
+	l->align[R] = max(l->align[R], l->align[r]);
+	l->gext[R] = max_t(u64, l->gext[R], at + l->gext[r]);
+	l->glo[R] = min(l->glo[R], l->glo[r]);
+	l->ghi[R] = max(l->ghi[R], l->ghi[r]);
+}
+
+/*
+ * Output @o of op @i becomes a view of input @in at @sub bytes into it.
+ * @write: the op writes @o over @in, so nothing may read @in's group later.
+ */
+static void npa_share_view(struct npa_lower *l, u32 i, u32 in, u32 o, u64 sub,
+			   bool write)
+{
+	const struct npa_graph *g = l->g;
+	s64 off, at;
+	u32 R;
+
+	if (!npa_in_arena(g, in) || !npa_in_arena(g, o) || l->parent[o] != o)
+		return;
+	R = npa_find(l, in, &off);
+	at = off + sub;
+	if (at % l->align[o])
+		return;
+	if (write && l->ghi[R] > i + 1)
+		return;
+	npa_union(l, o, R, at);
+}
+
+/* CONCAT op @i: place each input's group at its offset inside the output. */
+static void npa_share_concat(struct npa_lower *l, u32 i)
+{
+	const struct npa_graph *g = l->g;
+	const struct npa_op_desc *op = &g->ops[i];
+	u32 o = g->operands[op->first_output], k, r;
+	u64 at = 0, raw;
+	s64 off;
+
+	if (!npa_in_arena(g, o))
+		return;
+	for (k = 0; k < op->num_inputs; k++, at += raw) {
+		u32 in = g->operands[op->first_input + k];
+		u64 room;
+
+		raw = npa_tensor_bytes(&g->tensors[in]);
+		if (!npa_in_arena(g, in))
+			continue;
+		r = npa_find(l, in, &off);
+		/* Already placed (e.g. the same tensor twice): copy instead. */
+		if (r == o)
+			continue;
+		/* The group must lie inside the input and fit its slot. */
+		room = k + 1 < op->num_inputs ? raw : l->size[o] - at;
+		if (off != 0 || l->gext[r] > room)
+			continue;
+		if (at % l->align[r])
+			continue;
+		npa_union(l, r, o, at);
+	}
+}
+
+static void npa_lower_share(struct npa_lower *l)
+{
+	const struct npa_graph *g = l->g;
+	u32 i, k;
+	u64 sub;
+
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+		u32 in = g->operands[op->first_input];
+		u32 out = g->operands[op->first_output];
+
+		switch (op->kind) {
+		case NPA_OP_RESHAPE:
+			npa_share_view(l, i, in, out, 0, false);
+			break;
+		case NPA_OP_SPLIT:
+			for (k = 0, sub = 0; k < op->num_outputs; k++) {
+				out = g->operands[op->first_output + k];
+				npa_share_view(l, i, in, out, sub, false);
+				sub += npa_tensor_bytes(&g->tensors[out]);
+			}
+			break;
+		case NPA_OP_CONCAT:
+			npa_share_concat(l, i);
+			break;
+		default:
+			if (op->flags & NPA_OP_INPLACE)
+				npa_share_view(l, i, in, out, 0, true);
+			break;
+		}
+		cond_resched();
+	}
+}
+
+/* Alignment, size and lifetime of every tensor; every tensor its own group. */
+static void npa_lower_init(struct npa_lower *l, const struct npa_graph_limits *lim)
+{
+	const struct npa_graph *g = l->g;
+	u32 i, k, t;
+
+	for (t = 0; t < g->num_tensors; t++) {
+		l->parent[t] = t;
+		l->rel[t] = 0;
+		l->align[t] = max_t(u64, g->tensors[t].align, 1);
+		l->lo[t] = NPA_NONE;
+		l->hi[t] = 0;
+	}
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+		u64 ua = max_t(u64, lim->unit_align[op->unit], 1);
+
+		for (k = 0; k < op->num_inputs; k++) {
+			t = g->operands[op->first_input + k];
+			l->align[t] = max(l->align[t], ua);
+			l->hi[t] = max(l->hi[t], i + 1);
+		}
+		for (k = 0; k < op->num_outputs; k++) {
+			t = g->operands[op->first_output + k];
+			l->align[t] = max(l->align[t], ua);
+			l->lo[t] = i;
+			l->hi[t] = max(l->hi[t], i + 1);
+		}
+	}
+	for (t = 0; t < g->num_tensors; t++) {
+		/* Model inputs, constants and state exist from the start. */
+		if (l->lo[t] == NPA_NONE)
+			l->lo[t] = 0;
+		if (g->tensors[t].flags & NPA_TENSOR_OWN_PLACE)
+			l->hi[t] = max(l->hi[t], g->num_ops);
+		l->hi[t] = max(l->hi[t], l->lo[t] + 1);
+		l->align[t] = min_t(u64, l->align[t], NPA_PLAN_MAX_ALIGN);
+		l->size[t] = ALIGN(npa_tensor_bytes(&g->tensors[t]), l->align[t]);
+		l->gext[t] = l->size[t];
+		l->glo[t] = l->lo[t];
+		l->ghi[t] = l->hi[t];
+	}
+}
+
+static void npa_lower_free(struct npa_lower *l)
+{
+	kvfree(l->parent);
+	kvfree(l->rel);
+	kvfree(l->size);
+	kvfree(l->align);
+	kvfree(l->lo);
+	kvfree(l->hi);
+	kvfree(l->gext);
+	kvfree(l->glo);
+	kvfree(l->ghi);
+	kvfree(l->bufidx);
+}
+
+static int npa_lower_alloc(struct npa_lower *l, u32 n)
+{
+	l->parent = kvmalloc_array(n, sizeof(*l->parent), GFP_KERNEL);
+	l->rel = kvmalloc_array(n, sizeof(*l->rel), GFP_KERNEL);
+	l->size = kvmalloc_array(n, sizeof(*l->size), GFP_KERNEL);
+	l->align = kvmalloc_array(n, sizeof(*l->align), GFP_KERNEL);
+	l->lo = kvmalloc_array(n, sizeof(*l->lo), GFP_KERNEL);
+	l->hi = kvmalloc_array(n, sizeof(*l->hi), GFP_KERNEL);
+	l->gext = kvmalloc_array(n, sizeof(*l->gext), GFP_KERNEL);
+	l->glo = kvmalloc_array(n, sizeof(*l->glo), GFP_KERNEL);
+	l->ghi = kvmalloc_array(n, sizeof(*l->ghi), GFP_KERNEL);
+	l->bufidx = kvmalloc_array(n, sizeof(*l->bufidx), GFP_KERNEL);
+	if (!l->parent || !l->rel || !l->size || !l->align || !l->lo ||
+	    !l->hi || !l->gext || !l->glo || !l->ghi || !l->bufidx) {
+		npa_lower_free(l);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* One planner buffer per group of arena tensors. */
+static u32 npa_lower_buffers(struct npa_lower *l, struct npa_plan_buf *bufs,
+			     u64 *naive)
+{
+	const struct npa_graph *g = l->g;
+	u32 t, n = 0;
+	s64 off;
+
+	*naive = 0;
+	for (t = 0; t < g->num_tensors; t++) {
+		l->bufidx[t] = NPA_NONE;
+		if (!npa_in_arena(g, t))
+			continue;
+		*naive += l->size[t];
+		if (npa_find(l, t, &off) != t)
+			continue;
+		bufs[n] = (struct npa_plan_buf){
+			.size = l->gext[t], .align = l->align[t],
+			.lo = l->glo[t], .hi = l->ghi[t],
+		};
+		l->bufidx[t] = n++;
+	}
+	return n;
+}
+
+static void npa_lower_scratch(const struct npa_graph *g,
+			      const struct npa_graph_limits *lim,
+			      struct npa_scratch_req *reqs)
+{
+	u32 i, k;
+
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+
+		for (k = 0; k < op->num_scratch; k++) {
+			const struct npa_scratch_desc *s = &g->scratch[op->first_scratch + k];
+			struct npa_scratch_req *r = &reqs[op->first_scratch + k];
+
+			*r = (struct npa_scratch_req){
+				.size = s->size,
+				.min_size = s->min_size,
+				.align = s->align ? s->align : lim->unit_align[op->unit],
+				.step = i,
+			};
+			if (s->flags & NPA_SCRATCH_VARIABLE)
+				r->flags |= NPA_SCRATCH_REQ_VARIABLE;
+			if (s->flags & NPA_SCRATCH_LATENCY)
+				r->flags |= NPA_SCRATCH_REQ_LATENCY;
+		}
+	}
+}
+
+static void npa_fill_placements(struct npa_lower *l,
+				const struct npa_plan_buf *bufs,
+				const struct npa_scratch_req *reqs,
+				struct npa_graph_plan *plan)
+{
+	const struct npa_graph *g = l->g;
+	u32 t, j;
+	s64 off;
+
+	for (t = 0; t < g->num_tensors; t++) {
+		struct npa_placement *p = &plan->tensors[t];
+
+		*p = (struct npa_placement){
+			.offset = U64_MAX, .size = l->size[t],
+			.lo = l->lo[t], .hi = l->hi[t], .buffer = NPA_NONE,
+		};
+		if (!npa_in_arena(g, t))
+			continue;
+		p->buffer = l->bufidx[npa_find(l, t, &off)];
+		p->offset = bufs[p->buffer].offset + off;
+		p->flags = NPA_PLACEMENT_ARENA;
+	}
+	for (j = 0; j < g->num_scratch; j++) {
+		const struct npa_scratch_req *r = &reqs[j];
+
+		plan->scratch[j] = (struct npa_placement){
+			.offset = r->offset, .size = r->granted, .lo = r->step,
+			.hi = r->step + 1, .buffer = NPA_NONE,
+			.flags = NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH,
+		};
+		if (r->placed_flags & NPA_SCRATCH_PLACED_FAST)
+			plan->scratch[j].flags |= NPA_PLACEMENT_FAST;
+	}
+}
+
+/**
+ * npa_graph_plan() - place a validated graph's tensors and scratch
+ * @g: a graph that passed npa_graph_validate().
+ * @lim: the limits it was validated against.
+ * @budget: planner work budget in placements, 0 for the default.
+ * @plan: out: the placements and the report; free with
+ *	npa_graph_plan_free().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOMEM, or the planner's error.
+ */
+int npa_graph_plan(const struct npa_graph *g,
+		   const struct npa_graph_limits *lim, u64 budget,
+		   struct npa_graph_plan *plan)
+{
+	struct npa_plan_params params = { .budget = budget };
+	struct npa_lower l = { .g = g };
+	struct npa_scratch_stats st;
+	struct npa_scratch_req *reqs = NULL;
+	struct npa_plan_result res;
+	struct npa_plan_buf *bufs;
+	u64 start = ktime_get_ns();
+	u32 nbufs;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	ret = npa_lower_alloc(&l, g->num_tensors);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	bufs = kvcalloc(g->num_tensors, sizeof(*bufs), GFP_KERNEL);
+	if (g->num_scratch)
+		reqs = kvcalloc(g->num_scratch, sizeof(*reqs), GFP_KERNEL);
+	plan->tensors = kvcalloc(g->num_tensors, sizeof(*plan->tensors), GFP_KERNEL);
+	plan->scratch = kvcalloc(max(g->num_scratch, 1U), sizeof(*plan->scratch),
+				 GFP_KERNEL);
+	if (!bufs || (g->num_scratch && !reqs) || !plan->tensors || !plan->scratch)
+		goto err_free;
+
+	npa_lower_init(&l, lim);
+	npa_lower_share(&l);
+	nbufs = npa_lower_buffers(&l, bufs, &plan->naive_bytes);
+
+	ret = npa_plan(bufs, nbufs, &params, &res);
+	if (ret)
+		goto err_free;
+	plan->tensor_bytes = res.peak;
+	plan->lower_bound = res.lower_bound;
+	plan->algorithm = res.algo;
+	plan->num_buffers = nbufs;
+
+	plan->arena_bytes = res.peak;
+	npa_lower_scratch(g, lim, reqs);
+	ret = npa_scratch_place(bufs, nbufs, &plan->arena_bytes, reqs,
+				g->num_scratch, lim->fast_window, &st);
+	if (ret)
+		goto err_free;
+	plan->scratch_requested = st.requested;
+	plan->scratch_growth = st.growth;
+	plan->scratch_growth_naive = st.growth_naive;
+
+	npa_fill_placements(&l, bufs, reqs, plan);
+	plan->plan_ns = ktime_get_ns() - start;
+	ret = 0;
+	goto out;
+
+err_free:
+	npa_graph_plan_free(plan);
+out:
+	kvfree(reqs);
+	kvfree(bufs);
+	npa_lower_free(&l);
+	return ret;
+}
+
+/**
+ * npa_graph_plan_free() - free what npa_graph_plan() allocated
+ * @plan: the plan; may be zeroed or already freed.
+ *
+ * Context: Process context.
+ */
+void npa_graph_plan_free(struct npa_graph_plan *plan)
+{
+	kvfree(plan->tensors);
+	kvfree(plan->scratch);
+	plan->tensors = NULL;
+	plan->scratch = NULL;
+}

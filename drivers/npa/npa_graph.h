@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: model graph validation and planning.
+ *
+ * Pure code, like the planner: no device and no locking, so that npactl
+ * builds the same file on the host.  It does use the uAPI graph types,
+ * which are what it validates.
+ */
+#ifndef __NPA_GRAPH_H__
+#define __NPA_GRAPH_H__
+
+#include <linux/types.h>
+#include <linux/npa.h>
+
+/**
+ * struct npa_graph_limits - what the device accepts
+ * @max_tensors: most tensors in one graph.
+ * @max_ops: most operators in one graph.
+ * @max_operands: most operand ids in one graph.
+ * @max_scratch: most scratch requests in one graph.
+ * @unit_align: alignment each compute unit needs of what it touches.
+ * @fast_window: bytes at the start of the arena that are fast (SRAM).
+ * @max_tensor_bytes: largest single tensor or scratch buffer.
+ */
+struct npa_graph_limits {
+	u32 max_tensors;
+	u32 max_ops;
+	u32 max_operands;
+	u32 max_scratch;
+	u32 unit_align[NPA_UNIT_COUNT];
+	u64 fast_window;
+	u64 max_tensor_bytes;
+};
+
+/* The defaults npa.ko reports in NPA_IOCTL_QUERY. */
+extern const struct npa_graph_limits npa_graph_default_limits;
+
+/**
+ * struct npa_graph - a graph as copied from userspace
+ * @tensors: tensor descriptors.
+ * @ops: operators in execution order.
+ * @operands: tensor ids the operators index into.
+ * @scratch: scratch requests the operators index into.
+ * @num_tensors: entries in @tensors.
+ * @num_ops: entries in @ops.
+ * @num_operands: entries in @operands.
+ * @num_scratch: entries in @scratch.
+ */
+struct npa_graph {
+	const struct npa_tensor_desc *tensors;
+	const struct npa_op_desc *ops;
+	const u32 *operands;
+	const struct npa_scratch_desc *scratch;
+	u32 num_tensors;
+	u32 num_ops;
+	u32 num_operands;
+	u32 num_scratch;
+};
+
+/**
+ * struct npa_graph_err - where validation failed
+ * @what: the array and field, e.g. "ops.first_input".
+ * @index: the element of that array.
+ */
+struct npa_graph_err {
+	const char *what;
+	u32 index;
+};
+
+/**
+ * struct npa_graph_plan - the plan of a graph
+ * @tensors: one placement per tensor.
+ * @scratch: one placement per scratch request.
+ * @arena_bytes: arena size including scratch.
+ * @tensor_bytes: arena size of the tensors alone.
+ * @lower_bound: max over time of the live tensor bytes.
+ * @naive_bytes: sum of the sizes of the arena tensors.
+ * @scratch_requested: bytes of scratch granted.
+ * @scratch_growth: @arena_bytes - @tensor_bytes.
+ * @scratch_growth_naive: growth with scratch stacked above the tensors.
+ * @plan_ns: time spent planning.
+ * @algorithm: enum npa_plan_algo of the tensor plan.
+ * @num_buffers: arena buffers after in-place and concat sharing.
+ */
+struct npa_graph_plan {
+	struct npa_placement *tensors;
+	struct npa_placement *scratch;
+	u64 arena_bytes;
+	u64 tensor_bytes;
+	u64 lower_bound;
+	u64 naive_bytes;
+	u64 scratch_requested;
+	u64 scratch_growth;
+	u64 scratch_growth_naive;
+	u64 plan_ns;
+	u32 algorithm;
+	u32 num_buffers;
+};
+
+int npa_graph_validate(const struct npa_graph *g,
+		       const struct npa_graph_limits *lim,
+		       struct npa_graph_err *err);
+int npa_graph_plan(const struct npa_graph *g,
+		   const struct npa_graph_limits *lim, u64 budget,
+		   struct npa_graph_plan *plan);
+void npa_graph_plan_free(struct npa_graph_plan *plan);
+u64 npa_tensor_bytes(const struct npa_tensor_desc *t);
+
+#endif /* __NPA_GRAPH_H__ */

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for graph validation and lowering (in-place, concat, split,
+ * per-unit alignment).
+ */
+
+#include <kunit/test.h>
+#include <linux/npa.h>
+
+#include "npa_graph.h"
+#include "npa_plan.h"
+
+/*
+ * The base graph: x (input) -conv(w)-> a -relu in place-> b -conv(w)-> y
+ * (output), with one fixed scratch buffer on the first conv.
+ */
+struct npa_tg {
+	struct npa_tensor_desc t[6];
+	struct npa_op_desc ops[3];
+	u32 opnd[8];
+	struct npa_scratch_desc sc[1];
+	struct npa_graph g;
+};
+
+static void npa_tg_init(struct npa_tg *tg)
+{
+	static const u32 opnd[] = { 0, 1, 2, 2, 3, 3, 1, 4 };
+
+	memset(tg, 0, sizeof(*tg));
+	tg->t[0] = (struct npa_tensor_desc){ .size = 1024, .flags = NPA_TENSOR_INPUT };
+	tg->t[1] = (struct npa_tensor_desc){ .size = 256, .flags = NPA_TENSOR_CONST };
+	tg->t[2] = (struct npa_tensor_desc){ .dims = { 1, 8, 8, 16 },
+					     .dtype = NPA_DTYPE_INT8 };
+	tg->t[3] = (struct npa_tensor_desc){ .size = 1024 };
+	tg->t[4] = (struct npa_tensor_desc){ .size = 1024, .flags = NPA_TENSOR_OUTPUT };
+	tg->ops[0] = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
+		.first_input = 0, .num_inputs = 2, .first_output = 2,
+		.num_outputs = 1, .first_scratch = 0, .num_scratch = 1 };
+	tg->ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
+		.flags = NPA_OP_INPLACE, .first_input = 3, .num_inputs = 1,
+		.first_output = 4, .num_outputs = 1 };
+	tg->ops[2] = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
+		.first_input = 5, .num_inputs = 2, .first_output = 7,
+		.num_outputs = 1 };
+	memcpy(tg->opnd, opnd, sizeof(opnd));
+	tg->sc[0] = (struct npa_scratch_desc){ .size = 512 };
+	tg->g = (struct npa_graph){ tg->t, tg->ops, tg->opnd, tg->sc,
+				    5, 3, 8, 1 };
+}
+
+struct npa_graph_bad {
+	const char *desc;
+	void (*mutate)(struct npa_tg *tg);
+	int err;
+	const char *what;
+};
+
+/* A mutation of the base graph that makes it invalid. */
+#define BAD(name, ...)							\
+	static void npa_bad_##name(struct npa_tg *tg) { __VA_ARGS__; }
+
+BAD(no_tensors, tg->g.num_tensors = 0)
+BAD(no_ops, tg->g.num_ops = 0)
+BAD(many_tensors, tg->g.num_tensors = npa_graph_default_limits.max_tensors + 1)
+BAD(many_ops, tg->g.num_ops = npa_graph_default_limits.max_ops + 1)
+BAD(many_operands, tg->g.num_operands = npa_graph_default_limits.max_operands + 1)
+BAD(many_scratch, tg->g.num_scratch = npa_graph_default_limits.max_scratch + 1)
+BAD(tensor_flags, tg->t[3].flags = BIT(31))
+BAD(tensor_const_input, tg->t[1].flags |= NPA_TENSOR_INPUT)
+BAD(tensor_pad, tg->t[3].pad = 1)
+BAD(tensor_dtype, tg->t[2].dtype = NPA_DTYPE_COUNT)
+BAD(tensor_align_npot, tg->t[3].align = 48)
+BAD(tensor_align_huge, tg->t[3].align = 2 << 20)
+BAD(tensor_dims_gap, tg->t[2].dims[1] = 0)
+static void npa_bad_tensor_dims_overflow(struct npa_tg *tg)
+{
+	tg->t[2].dims[0] = U32_MAX;
+	tg->t[2].dims[1] = U32_MAX;
+	tg->t[2].dims[2] = U32_MAX;
+	tg->t[2].dtype = NPA_DTYPE_INT32;
+}
+
+BAD(tensor_no_size, tg->t[3].size = 0)
+BAD(tensor_size_shape, tg->t[2].size = 1000)
+BAD(tensor_too_big, tg->t[3].size = 1ULL << 41)
+BAD(scratch_flags, tg->sc[0].flags = BIT(7))
+BAD(scratch_zero, tg->sc[0].size = 0)
+BAD(scratch_align, tg->sc[0].align = 3)
+BAD(scratch_fixed_min, tg->sc[0].min_size = 4)
+static void npa_bad_scratch_var_min(struct npa_tg *tg)
+{
+	tg->sc[0].flags = NPA_SCRATCH_VARIABLE;
+	tg->sc[0].min_size = 513;
+}
+
+BAD(scratch_too_big, tg->sc[0].size = 1ULL << 41)
+BAD(op_kind_zero, tg->ops[1].kind = 0)
+BAD(op_kind_big, tg->ops[1].kind = NPA_OP_KIND_COUNT)
+BAD(op_unit, tg->ops[1].unit = NPA_UNIT_COUNT)
+BAD(op_flags, tg->ops[1].flags = BIT(9))
+BAD(op_pad, tg->ops[1].pad = 1)
+BAD(op_arity_in, tg->ops[1].num_inputs = 2)
+BAD(op_arity_out, tg->ops[2].num_outputs = 0)
+BAD(op_input_range, tg->ops[2].first_input = 7)
+BAD(op_input_wrap, tg->ops[2].first_input = U32_MAX)
+BAD(op_output_range, tg->ops[2].first_output = 8)
+BAD(op_scratch_range, tg->ops[2].first_scratch = 1; tg->ops[2].num_scratch = 1)
+BAD(operand_id, tg->opnd[6] = 5)
+BAD(scratch_shared, tg->ops[2].num_scratch = 1)
+BAD(inplace_size, tg->t[3].size = 512)
+BAD(writes_input, tg->opnd[7] = 0)
+BAD(writes_const, tg->opnd[7] = 1)
+BAD(produced_twice, tg->opnd[7] = 3)
+BAD(never_produced, tg->t[1].flags = 0)
+BAD(cycle, tg->opnd[0] = 3)
+BAD(self_loop, tg->opnd[3] = 3)
+static void npa_bad_output_unproduced(struct npa_tg *tg)
+{
+	tg->g.num_tensors = 6;
+	tg->t[5] = (struct npa_tensor_desc){ .size = 64, .flags = NPA_TENSOR_OUTPUT };
+}
+
+#define CASE(name, e, w) { #name, npa_bad_##name, e, w }
+
+static const struct npa_graph_bad npa_graph_bads[] = {
+	CASE(no_tensors, -EINVAL, "num_tensors"),
+	CASE(no_ops, -EINVAL, "num_ops"),
+	CASE(many_tensors, -E2BIG, "num_tensors"),
+	CASE(many_ops, -E2BIG, "num_ops"),
+	CASE(many_operands, -E2BIG, "num_operands"),
+	CASE(many_scratch, -E2BIG, "num_scratch"),
+	CASE(tensor_flags, -EINVAL, "tensors.flags"),
+	CASE(tensor_const_input, -EINVAL, "tensors.flags"),
+	CASE(tensor_pad, -EINVAL, "tensors.pad"),
+	CASE(tensor_dtype, -EINVAL, "tensors.dtype"),
+	CASE(tensor_align_npot, -EINVAL, "tensors.align"),
+	CASE(tensor_align_huge, -EINVAL, "tensors.align"),
+	CASE(tensor_dims_gap, -EINVAL, "tensors.dims"),
+	CASE(tensor_dims_overflow, -EOVERFLOW, "tensors.dims"),
+	CASE(tensor_no_size, -EINVAL, "tensors.size"),
+	CASE(tensor_size_shape, -EMSGSIZE, "tensors.size"),
+	CASE(tensor_too_big, -EFBIG, "tensors.size"),
+	CASE(scratch_flags, -EINVAL, "scratch.flags"),
+	CASE(scratch_zero, -EINVAL, "scratch.size"),
+	CASE(scratch_align, -EINVAL, "scratch.align"),
+	CASE(scratch_fixed_min, -EINVAL, "scratch.min_size"),
+	CASE(scratch_var_min, -EINVAL, "scratch.min_size"),
+	CASE(scratch_too_big, -EFBIG, "scratch.size"),
+	CASE(op_kind_zero, -EINVAL, "ops.kind"),
+	CASE(op_kind_big, -EINVAL, "ops.kind"),
+	CASE(op_unit, -EINVAL, "ops.unit"),
+	CASE(op_flags, -EINVAL, "ops.flags"),
+	CASE(op_pad, -EINVAL, "ops.pad"),
+	CASE(op_arity_in, -EINVAL, "ops.num_inputs"),
+	CASE(op_arity_out, -EINVAL, "ops.num_outputs"),
+	CASE(op_input_range, -ERANGE, "ops.first_input"),
+	CASE(op_input_wrap, -ERANGE, "ops.first_input"),
+	CASE(op_output_range, -ERANGE, "ops.first_output"),
+	CASE(op_scratch_range, -ERANGE, "ops.first_scratch"),
+	CASE(operand_id, -ERANGE, "operands"),
+	CASE(scratch_shared, -EINVAL, "ops.first_scratch"),
+	CASE(inplace_size, -EMSGSIZE, "ops.num_outputs"),
+	CASE(writes_input, -EPERM, "operands"),
+	CASE(writes_const, -EPERM, "operands"),
+	CASE(produced_twice, -EEXIST, "operands"),
+	CASE(never_produced, -ENODATA, "operands"),
+	CASE(cycle, -ELOOP, "operands"),
+	CASE(self_loop, -ELOOP, "operands"),
+	CASE(output_unproduced, -ENODATA, "tensors.flags"),
+};
+
+static void npa_graph_bad_desc(const struct npa_graph_bad *b, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s %d", b->desc, b->what, b->err);
+}
+
+KUNIT_ARRAY_PARAM(npa_graph_bad, npa_graph_bads, npa_graph_bad_desc);
+
+static void npa_graph_test_valid(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_err err = { };
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&tg->g, &npa_graph_default_limits,
+						 &err), 0);
+}
+
+static void npa_graph_test_invalid(struct kunit *test)
+{
+	const struct npa_graph_bad *b = test->param_value;
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_err err = { };
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	b->mutate(tg);
+	ret = npa_graph_validate(&tg->g, &npa_graph_default_limits, &err);
+	KUNIT_EXPECT_EQ(test, ret, b->err);
+	KUNIT_EXPECT_STREQ(test, err.what ? err.what : "(none)", b->what);
+}
+
+static int npa_plan_res_init(struct kunit_resource *res, void *context)
+{
+	res->data = context;
+	return 0;
+}
+
+static void npa_plan_res_free(struct kunit_resource *res)
+{
+	npa_graph_plan_free(res->data);
+}
+
+/*
+ * Plan @g and check the plan: every arena tensor and scratch buffer inside
+ * the arena and aligned; no two live at the same step overlap unless they
+ * share a planner buffer (which is the point of sharing).
+ */
+static struct npa_graph_plan *npa_plan_checked(struct kunit *test,
+					       const struct npa_graph *g)
+{
+	struct npa_graph_plan *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct npa_graph_err err = { };
+	u32 n = g->num_tensors + g->num_scratch, i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, npa_graph_validate(g, &npa_graph_default_limits, &err), 0);
+	KUNIT_ASSERT_EQ(test, npa_graph_plan(g, &npa_graph_default_limits, 0, p), 0);
+	/* Freed when the test ends, even after a failed assertion. */
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, npa_plan_res_init,
+							 npa_plan_res_free,
+							 GFP_KERNEL, p));
+
+	for (i = 0; i < n; i++) {
+		const struct npa_placement *a = i < g->num_tensors ?
+			&p->tensors[i] : &p->scratch[i - g->num_tensors];
+
+		if (!(a->flags & NPA_PLACEMENT_ARENA))
+			continue;
+		KUNIT_EXPECT_LE_MSG(test, a->offset + a->size, p->arena_bytes,
+				    "buffer %u at %llu+%llu", i, a->offset, a->size);
+		for (j = i + 1; j < n; j++) {
+			const struct npa_placement *b = j < g->num_tensors ?
+				&p->tensors[j] : &p->scratch[j - g->num_tensors];
+			bool time = a->lo < b->hi && b->lo < a->hi;
+			bool space = a->offset < b->offset + b->size &&
+				     b->offset < a->offset + a->size;
+
+			if (!(b->flags & NPA_PLACEMENT_ARENA))
+				continue;
+			if (a->buffer != U32_MAX && a->buffer == b->buffer)
+				continue;
+			KUNIT_EXPECT_FALSE_MSG(test, time && space,
+					       "%u [%u,%u)@%llu+%llu overlaps %u [%u,%u)@%llu+%llu",
+					       i, a->lo, a->hi, a->offset, a->size,
+					       j, b->lo, b->hi, b->offset, b->size);
+		}
+	}
+	KUNIT_EXPECT_GE(test, p->tensor_bytes, p->lower_bound);
+	KUNIT_EXPECT_EQ(test, p->arena_bytes, p->tensor_bytes + p->scratch_growth);
+	return p;
+}
+
+static void npa_graph_test_inplace(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_plan *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	p = npa_plan_checked(test, &tg->g);
+	/* b overwrites a, which dies at the relu. */
+	KUNIT_EXPECT_EQ(test, p->tensors[3].offset, p->tensors[2].offset);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].buffer, p->tensors[2].buffer);
+	KUNIT_EXPECT_EQ(test, p->num_buffers, 1U);
+	/* Inputs, outputs and constants are not in the arena. */
+	KUNIT_EXPECT_FALSE(test, p->tensors[0].flags & NPA_PLACEMENT_ARENA);
+	KUNIT_EXPECT_FALSE(test, p->tensors[1].flags & NPA_PLACEMENT_ARENA);
+	KUNIT_EXPECT_FALSE(test, p->tensors[4].flags & NPA_PLACEMENT_ARENA);
+	KUNIT_EXPECT_EQ(test, p->naive_bytes, 2048ULL);
+}
+
+static void npa_graph_test_inplace_refused(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_plan *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	/* The last conv reads a as well: a is still needed after the relu. */
+	tg->opnd[6] = 2;
+	p = npa_plan_checked(test, &tg->g);
+	KUNIT_EXPECT_NE(test, p->tensors[3].buffer, p->tensors[2].buffer);
+	KUNIT_EXPECT_EQ(test, p->num_buffers, 2U);
+}
+
+/* x -conv-> a, x -conv-> b, concat(a, b) -> c, c -conv-> y */
+static void npa_graph_test_concat(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1, 2, 0, 1, 3, 2, 3, 4, 4, 1, 5 };
+	struct npa_tensor_desc t[] = {
+		{ .size = 1024, .flags = NPA_TENSOR_INPUT },
+		{ .size = 64, .flags = NPA_TENSOR_CONST },
+		{ .size = 1024 }, { .size = 512 }, { .size = 1536 },
+		{ .size = 256, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_CONV2D, .first_input = 0, .num_inputs = 2,
+		  .first_output = 2, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONV2D, .first_input = 3, .num_inputs = 2,
+		  .first_output = 5, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONCAT, .first_input = 6, .num_inputs = 2,
+		  .first_output = 8, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONV2D, .first_input = 9, .num_inputs = 2,
+		  .first_output = 11, .num_outputs = 1 },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 6, 4, 12, 0 };
+	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+
+	KUNIT_EXPECT_EQ(test, p->tensors[2].offset, p->tensors[4].offset);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].offset, p->tensors[4].offset + 1024);
+	KUNIT_EXPECT_EQ(test, p->num_buffers, 1U);
+	KUNIT_EXPECT_EQ(test, p->tensor_bytes, 1536ULL);
+}
+
+/* A concat whose input is a model input must copy it: no sharing. */
+static void npa_graph_test_concat_input(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1, 2, 0, 2, 3, 3, 1, 4 };
+	struct npa_tensor_desc t[] = {
+		{ .size = 1024, .flags = NPA_TENSOR_INPUT },
+		{ .size = 64, .flags = NPA_TENSOR_CONST },
+		{ .size = 512 }, { .size = 1536 },
+		{ .size = 256, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_CONV2D, .first_input = 0, .num_inputs = 2,
+		  .first_output = 2, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONCAT, .first_input = 3, .num_inputs = 2,
+		  .first_output = 5, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONV2D, .first_input = 6, .num_inputs = 2,
+		  .first_output = 8, .num_outputs = 1 },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 5, 3, 9, 0 };
+	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+
+	/* The conv output still goes into its slot after the input's bytes. */
+	KUNIT_EXPECT_EQ(test, p->tensors[2].offset, p->tensors[3].offset + 1024);
+	KUNIT_EXPECT_EQ(test, p->num_buffers, 1U);
+}
+
+/* x -conv-> a, split(a) -> b, c; conv(b), conv(c) */
+static void npa_graph_test_split(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1, 2, 2, 3, 4, 3, 1, 5, 4, 1, 6 };
+	struct npa_tensor_desc t[] = {
+		{ .size = 1024, .flags = NPA_TENSOR_INPUT },
+		{ .size = 64, .flags = NPA_TENSOR_CONST },
+		{ .size = 2048 }, { .size = 1024 }, { .size = 1024 },
+		{ .size = 256, .flags = NPA_TENSOR_OUTPUT },
+		{ .size = 256, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_CONV2D, .first_input = 0, .num_inputs = 2,
+		  .first_output = 2, .num_outputs = 1 },
+		{ .kind = NPA_OP_SPLIT, .first_input = 3, .num_inputs = 1,
+		  .first_output = 4, .num_outputs = 2 },
+		{ .kind = NPA_OP_CONV2D, .first_input = 6, .num_inputs = 2,
+		  .first_output = 8, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONV2D, .first_input = 9, .num_inputs = 2,
+		  .first_output = 11, .num_outputs = 1 },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 7, 4, 12, 0 };
+	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+
+	KUNIT_EXPECT_EQ(test, p->tensors[3].offset, p->tensors[2].offset);
+	KUNIT_EXPECT_EQ(test, p->tensors[4].offset, p->tensors[2].offset + 1024);
+	KUNIT_EXPECT_EQ(test, p->tensor_bytes, 2048ULL);
+}
+
+/* Alignment: the strictest of the tensor's own and its units'. */
+static void npa_graph_test_unit_align(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_plan *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	tg->t[2].dims[3] = 15;		/* 960 bytes, made by the NPU */
+	tg->t[3].size = 960;
+	tg->ops[1].flags = 0;		/* no in-place: two buffers */
+	tg->ops[1].unit = NPA_UNIT_CPU;
+	tg->t[3].align = 4096;
+	p = npa_plan_checked(test, &tg->g);
+	/* Rounded up to the NPU's 64 bytes. */
+	KUNIT_EXPECT_EQ(test, p->tensors[2].size, 960ULL);
+	KUNIT_EXPECT_EQ(test, p->tensors[2].offset % 64, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].offset % 4096, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].size, 4096ULL);
+}
+
+/* A tensor read by several ops stays live until the last one. */
+static void npa_graph_test_refcount(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_graph_plan *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	tg->ops[1].flags = 0;
+	p = npa_plan_checked(test, &tg->g);
+	KUNIT_EXPECT_EQ(test, p->tensors[2].lo, 0U);
+	KUNIT_EXPECT_EQ(test, p->tensors[2].hi, 2U);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].lo, 1U);
+	KUNIT_EXPECT_EQ(test, p->tensors[3].hi, 3U);
+	/* Read once more by the last op: a lives until then. */
+	tg->opnd[6] = 2;
+	p = npa_plan_checked(test, &tg->g);
+	KUNIT_EXPECT_EQ(test, p->tensors[2].hi, 3U);
+}
+
+static struct kunit_case npa_graph_test_cases[] = {
+	KUNIT_CASE(npa_graph_test_valid),
+	KUNIT_CASE_PARAM(npa_graph_test_invalid, npa_graph_bad_gen_params),
+	KUNIT_CASE(npa_graph_test_inplace),
+	KUNIT_CASE(npa_graph_test_inplace_refused),
+	KUNIT_CASE(npa_graph_test_concat),
+	KUNIT_CASE(npa_graph_test_concat_input),
+	KUNIT_CASE(npa_graph_test_split),
+	KUNIT_CASE(npa_graph_test_unit_align),
+	KUNIT_CASE(npa_graph_test_refcount),
+	{}
+};
+
+static struct kunit_suite npa_graph_test_suite = {
+	.name = "npa_graph",
+	.test_cases = npa_graph_test_cases,
+};
+
+kunit_test_suite(npa_graph_test_suite);

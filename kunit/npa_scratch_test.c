@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for scratch-in-gap placement: one scenario per case.
+ */
+
+#include <kunit/test.h>
+
+#include "npa_scratch.h"
+
+#define B(off, sz, l, h) { .size = (sz), .align = 1, .lo = (l), .hi = (h), .offset = (off) }
+#define FIXED(sz, st) { .size = (sz), .align = 1, .step = (st) }
+#define VAR(sz, min, st) { .size = (sz), .min_size = (min), .align = 1, \
+			   .step = (st), .flags = NPA_SCRATCH_REQ_VARIABLE }
+
+/* Place and check that no scratch overlaps a live tensor or another one. */
+static void npa_place(struct kunit *test, struct npa_plan_buf *b, u32 nb,
+		      u64 *arena, struct npa_scratch_req *r, u32 nr, u64 fast,
+		      struct npa_scratch_stats *st)
+{
+	u32 i, j;
+
+	KUNIT_ASSERT_EQ(test, npa_scratch_place(b, nb, arena, r, nr, fast, st), 0);
+	for (i = 0; i < nr; i++) {
+		KUNIT_EXPECT_LE(test, r[i].offset + r[i].granted, *arena);
+		for (j = 0; j < nb; j++) {
+			bool live = b[j].lo <= r[i].step && r[i].step < b[j].hi;
+			bool space = r[i].offset < b[j].offset + b[j].size &&
+				     b[j].offset < r[i].offset + r[i].granted;
+
+			KUNIT_EXPECT_FALSE_MSG(test, live && space,
+					       "scratch %u @%llu+%llu hits buffer %u @%llu+%llu",
+					       i, r[i].offset, r[i].granted, j,
+					       b[j].offset, b[j].size);
+		}
+		for (j = i + 1; j < nr; j++) {
+			bool space = r[i].offset < r[j].offset + r[j].granted &&
+				     r[j].offset < r[i].offset + r[i].granted;
+
+			KUNIT_EXPECT_FALSE_MSG(test, r[i].step == r[j].step && space,
+					       "scratch %u and %u overlap", i, j);
+		}
+	}
+}
+
+/* Bottom of the only gap; the arena does not grow. */
+static void npa_scratch_test_gap_bottom(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 2), B(300, 100, 0, 2) };
+	struct npa_scratch_req r[] = { FIXED(64, 1) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	npa_place(test, b, 2, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 100ULL);
+	KUNIT_EXPECT_EQ(test, arena, 400ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.growth_naive, 64ULL);
+}
+
+/* Smallest gap that fits, not the first or the largest. */
+static void npa_scratch_test_best_fit(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1), B(400, 100, 0, 1),
+				    B(560, 100, 0, 1) };
+	struct npa_scratch_req r[] = { FIXED(50, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 1000;
+
+	npa_place(test, b, 3, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 500ULL);
+}
+
+/* The second buffer of an op stacks on the first. */
+static void npa_scratch_test_stacked(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 2), B(300, 100, 0, 2) };
+	struct npa_scratch_req r[] = { FIXED(150, 1), FIXED(40, 1) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	npa_place(test, b, 2, &arena, r, 2, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 100ULL);
+	KUNIT_EXPECT_EQ(test, r[1].offset, 250ULL);
+	KUNIT_EXPECT_TRUE(test, r[1].placed_flags & NPA_SCRATCH_PLACED_STACKED);
+	KUNIT_EXPECT_EQ(test, st.growth, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.growth_naive, 190ULL);
+}
+
+/* Top of a gap: under a scratch buffer of the same op, not at the bottom. */
+static void npa_scratch_test_gap_top(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 2), B(300, 100, 0, 2) };
+	struct npa_scratch_req r[] = { FIXED(64, 1), FIXED(20, 1) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	r[0].align = 64;
+	npa_place(test, b, 2, &arena, r, 2, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 128ULL);
+	/* The 28-byte gap below it is the best fit; its top touches r[0]. */
+	KUNIT_EXPECT_EQ(test, r[1].offset, 108ULL);
+	KUNIT_EXPECT_TRUE(test, r[1].placed_flags & NPA_SCRATCH_PLACED_STACKED);
+}
+
+/* No gap: the arena grows at the top by only what is missing. */
+static void npa_scratch_test_grow_top(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 350, 0, 1) };
+	struct npa_scratch_req r[] = { FIXED(100, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	npa_place(test, b, 1, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 350ULL);
+	KUNIT_EXPECT_EQ(test, arena, 450ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 50ULL);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED_GROWN);
+}
+
+/* Less is missing at the bottom: grow there and move the tensors up. */
+static void npa_scratch_test_grow_bottom(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(60, 340, 0, 1), B(0, 60, 1, 2) };
+	struct npa_scratch_req r[] = { FIXED(100, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	npa_place(test, b, 2, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.growth, 40ULL);
+	KUNIT_EXPECT_EQ(test, st.shift, 40ULL);
+	KUNIT_EXPECT_EQ(test, arena, 440ULL);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 0ULL);
+	KUNIT_EXPECT_EQ(test, b[0].offset, 100ULL);
+	KUNIT_EXPECT_EQ(test, b[1].offset, 40ULL);
+}
+
+/* Bottom growth keeps the strictest alignment of everything placed. */
+static void npa_scratch_test_grow_bottom_aligned(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(64, 256, 0, 1) };
+	struct npa_scratch_req r[] = { FIXED(100, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 1024;
+
+	b[0].align = 64;
+	npa_place(test, b, 1, &arena, r, 1, 0, &st);
+	/* Top is free from 320: no growth needed at all. */
+	KUNIT_EXPECT_EQ(test, st.growth, 0ULL);
+	b[0] = (struct npa_plan_buf)B(64, 960, 0, 1);
+	b[0].align = 64;
+	arena = 1024;
+	npa_place(test, b, 1, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.shift % 64, 0ULL);
+	KUNIT_EXPECT_EQ(test, b[0].offset % 64, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 64ULL);
+}
+
+/* Variable requests: one area each while there are enough. */
+static void npa_scratch_test_variable_each(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1), B(200, 100, 0, 1),
+				    B(350, 50, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(1000, 10, 0), VAR(1000, 10, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 400;
+
+	npa_place(test, b, 3, &arena, r, 2, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 100ULL);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 50ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.requested, 150ULL);
+}
+
+/* More variable requests than areas: the largest areas are shared evenly. */
+static void npa_scratch_test_variable_shared(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1), B(200, 100, 0, 1),
+				    B(400, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(1000, 10, 0), VAR(1000, 10, 0),
+				       VAR(1000, 10, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 500;
+
+	npa_place(test, b, 3, &arena, r, 3, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 50ULL);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 50ULL);
+	KUNIT_EXPECT_EQ(test, r[2].granted, 100ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 0ULL);
+}
+
+/* A minimum above every area grows the arena to that minimum. */
+static void npa_scratch_test_variable_grow(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1), B(200, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(1000, 300, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 300;
+
+	npa_place(test, b, 2, &arena, r, 1, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 300ULL);
+	KUNIT_EXPECT_EQ(test, st.growth, 300ULL);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED_GROWN);
+}
+
+/* Latency-critical scratch prefers the fast window over a better fit. */
+static void npa_scratch_test_fast_window(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(100, 400, 0, 1), B(540, 460, 0, 1) };
+	struct npa_scratch_req r[] = { FIXED(32, 0), FIXED(32, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 1000;
+
+	r[0].flags = NPA_SCRATCH_REQ_LATENCY;
+	npa_place(test, b, 2, &arena, r, 1, 128, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 0ULL);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED_FAST);
+	/* Without the flag, best fit wins: the 40-byte gap. */
+	npa_place(test, b, 2, &arena, &r[1], 1, 128, &st);
+	KUNIT_EXPECT_EQ(test, r[1].offset, 500ULL);
+	KUNIT_EXPECT_FALSE(test, r[1].placed_flags & NPA_SCRATCH_PLACED_FAST);
+}
+
+/* Scratch of different steps reuses the same bytes. */
+static void npa_scratch_test_steps_share(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 3) };
+	struct npa_scratch_req r[] = { FIXED(64, 0), FIXED(64, 1), FIXED(64, 2) };
+	struct npa_scratch_stats st;
+	u64 arena = 100;
+
+	npa_place(test, b, 1, &arena, r, 3, 0, &st);
+	KUNIT_EXPECT_EQ(test, st.growth, 64ULL);
+	KUNIT_EXPECT_EQ(test, st.growth_naive, 64ULL);
+	KUNIT_EXPECT_EQ(test, r[0].offset, r[2].offset);
+}
+
+static void npa_scratch_test_invalid(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 200, 0) };
+	struct npa_scratch_stats st;
+	u64 arena = 100;
+
+	KUNIT_EXPECT_EQ(test, npa_scratch_place(b, 1, &arena, r, 1, 0, &st), -EINVAL);
+	r[0] = (struct npa_scratch_req)FIXED(64, 0);
+	r[0].align = 3;
+	KUNIT_EXPECT_EQ(test, npa_scratch_place(b, 1, &arena, r, 1, 0, &st), -EINVAL);
+	r[0] = (struct npa_scratch_req)FIXED(U64_MAX - 8, 0);
+	KUNIT_EXPECT_EQ(test, npa_scratch_place(b, 1, &arena, r, 1, 0, &st), -EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, arena, 100ULL);
+}
+
+static struct kunit_case npa_scratch_test_cases[] = {
+	KUNIT_CASE(npa_scratch_test_gap_bottom),
+	KUNIT_CASE(npa_scratch_test_best_fit),
+	KUNIT_CASE(npa_scratch_test_stacked),
+	KUNIT_CASE(npa_scratch_test_gap_top),
+	KUNIT_CASE(npa_scratch_test_grow_top),
+	KUNIT_CASE(npa_scratch_test_grow_bottom),
+	KUNIT_CASE(npa_scratch_test_grow_bottom_aligned),
+	KUNIT_CASE(npa_scratch_test_variable_each),
+	KUNIT_CASE(npa_scratch_test_variable_shared),
+	KUNIT_CASE(npa_scratch_test_variable_grow),
+	KUNIT_CASE(npa_scratch_test_fast_window),
+	KUNIT_CASE(npa_scratch_test_steps_share),
+	KUNIT_CASE(npa_scratch_test_invalid),
+	{}
+};
+
+static struct kunit_suite npa_scratch_test_suite = {
+	.name = "npa_scratch",
+	.test_cases = npa_scratch_test_cases,
+};
+
+kunit_test_suite(npa_scratch_test_suite);
