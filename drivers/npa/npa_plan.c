@@ -1482,7 +1482,7 @@ static bool npa_dfs_fits(const struct npa_ctx *c, const struct npa_rect *r,
 {
 	u32 i;
 
-	if (x & r->amask || x + r->size > cap)
+	if (x & r->amask || r->size > cap - x)
 		return false;
 	for (i = r->a; i < r->b; i++)
 		if (c->sky[i] != x)

@@ -195,6 +195,29 @@ static void test_random(void)
 	free(g);
 }
 
+/* Sizes near 2^56 and big alignments: no arithmetic may wrap anywhere. */
+static void test_huge(void)
+{
+	struct npa_plan_buf *b = calloc(100, sizeof(*b));
+	struct npa_plan_result res;
+	int i, bad = 0;
+
+	for (i = 0; i < 10; i++) {
+		u32 j;
+
+		npa_gen_random(b, 100, 20, 1ULL << 55, 77 + i);
+		for (j = 0; j < 100; j++) {
+			b[j].size += 1ULL << 55;
+			b[j].align = j % 7 ? 0 : NPA_PLAN_MAX_ALIGN;
+		}
+		if (plan_ok(b, 100, 30000, &res) == U64_MAX)
+			bad++;
+	}
+	tap(!bad, "huge sizes (2^55..2^56, 1 MiB alignments): plans valid (%d bad)",
+	    bad);
+	free(b);
+}
+
 /* Tightly packed strips: optimum == lower bound == width by construction. */
 static void test_strips(void)
 {
@@ -231,6 +254,7 @@ int main(void)
 	test_edges();
 	test_verifier();
 	test_random();
+	test_huge();
 	test_strips();
 	return failures ? 1 : 0;
 }
