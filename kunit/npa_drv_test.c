@@ -15,7 +15,7 @@ static void npa_drv_test_create_destroy(struct kunit *test)
 	struct npa_device *ndev;
 
 	/* The module's own device holds npa0; a second one gets its own node. */
-	ndev = npa_device_create(NULL, 7);
+	ndev = npa_device_create(NULL, 7, 0, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ndev));
 	KUNIT_EXPECT_STREQ(test, ndev->misc.name, "npa7");
 	KUNIT_EXPECT_NE(test, ndev->misc.minor, MISC_DYNAMIC_MINOR);

@@ -6,18 +6,88 @@
 /**
  * DOC: npa driver core
  *
- * Module entry points and the character device.  The module registers one
- * misc device, /dev/npa0.  Each open file gets a &struct npa_file that owns
- * everything created through it, so that closing the file releases it all.
+ * The module registers a platform driver for the simulated NPU and, unless
+ * the device tree provides one (compatible "npa,sim-npu"), a platform
+ * device for it.  Probing the NPU creates the npa device: the carveout,
+ * the NPU's job queue, debugfs files and the misc device /dev/npa0
+ * (mode 0660).
+ *
+ * Each open file gets a &struct npa_file that owns its models; buffers and
+ * jobs it created hold a reference to it.  Closing the file cancels its
+ * jobs and drops its models.  The fops, the dma-bufs and the job fds all
+ * pin the module, so rmmod fails with -EBUSY while any of them is open.
  */
 
+#include <linux/debugfs.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
+#include <linux/mod_devicetable.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/npa.h>
 
 #include "npa_drv.h"
+#include "npa_model.h"
 
-static struct npa_device *npa_dev;
+static unsigned long carveout_base;
+module_param(carveout_base, ulong, 0444);
+MODULE_PARM_DESC(carveout_base, "physical base of memory reserved with memmap= (0: allocate)");
+
+static unsigned long carveout_size = 64UL << 20;
+module_param(carveout_size, ulong, 0444);
+MODULE_PARM_DESC(carveout_size, "carveout bytes (default 64 MiB; halved down to 4 MiB if not available)");
+
+static struct platform_device *npa_pdev;
+
+/**
+ * npa_file_init() - set up the state of a new open file
+ * @nfile: zeroed state.
+ * @ndev: the device it was opened on.
+ *
+ * Context: Process context.
+ */
+void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
+{
+	kref_init(&nfile->ref);
+	nfile->ndev = ndev;
+	mutex_init(&nfile->lock);
+	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&nfile->node);
+}
+
+struct npa_file *npa_file_get(struct npa_file *nfile)
+{
+	kref_get(&nfile->ref);
+	return nfile;
+}
+
+static void npa_file_release(struct kref *ref)
+{
+	struct npa_file *nfile = container_of(ref, struct npa_file, ref);
+
+	mutex_destroy(&nfile->lock);
+	kfree(nfile);
+}
+
+void npa_file_put(struct npa_file *nfile)
+{
+	kref_put(&nfile->ref, npa_file_release);
+}
+
+/**
+ * npa_file_close() - a file was closed: cancel its jobs, drop its models
+ * @nfile: the file.
+ *
+ * Context: Process context; no other user of the file is left.
+ */
+void npa_file_close(struct npa_file *nfile)
+{
+	if (nfile->ndev->npu_dev)
+		npa_sim_cancel_file(&nfile->ndev->sim, nfile);
+	npa_model_release_all(nfile);
+}
 
 static int npa_open(struct inode *inode, struct file *filp)
 {
@@ -29,7 +99,10 @@ static int npa_open(struct inode *inode, struct file *filp)
 	if (!nfile)
 		return -ENOMEM;
 
-	nfile->ndev = ndev;
+	npa_file_init(nfile, ndev);
+	mutex_lock(&ndev->lock);
+	list_add_tail(&nfile->node, &ndev->files);
+	mutex_unlock(&ndev->lock);
 	filp->private_data = nfile;
 	atomic_inc(&ndev->open_files);
 	return 0;
@@ -38,10 +111,35 @@ static int npa_open(struct inode *inode, struct file *filp)
 static int npa_release(struct inode *inode, struct file *filp)
 {
 	struct npa_file *nfile = filp->private_data;
+	struct npa_device *ndev = nfile->ndev;
 
-	atomic_dec(&nfile->ndev->open_files);
-	kfree(nfile);
+	mutex_lock(&ndev->lock);
+	list_del(&nfile->node);
+	mutex_unlock(&ndev->lock);
+	atomic_dec(&ndev->open_files);
+	npa_file_close(nfile);
+	npa_file_put(nfile);
 	return 0;
+}
+
+static void npa_show_fdinfo(struct seq_file *m, struct file *filp)
+{
+	struct npa_file *nfile = filp->private_data;
+	struct npa_model *model;
+	unsigned long handle;
+	u64 arena = 0;
+	u32 models = 0;
+
+	mutex_lock(&nfile->lock);
+	xa_for_each(&nfile->models, handle, model) {
+		models++;
+		arena += model->plan.arena_bytes;
+	}
+	mutex_unlock(&nfile->lock);
+	seq_printf(m, "npa-models:\t%u\n", models);
+	seq_printf(m, "npa-arena-bytes:\t%llu\n", arena);
+	seq_printf(m, "npa-buffers:\t%d\n", atomic_read(&nfile->num_buffers));
+	seq_printf(m, "npa-jobs-in-flight:\t%d\n", atomic_read(&nfile->num_jobs));
 }
 
 static const struct file_operations npa_fops = {
@@ -51,17 +149,59 @@ static const struct file_operations npa_fops = {
 	.unlocked_ioctl = npa_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
+	.show_fdinfo = npa_show_fdinfo,
 };
+
+static int npa_carveout_map_show(struct seq_file *m, void *unused)
+{
+	npa_carveout_show(&((struct npa_device *)m->private)->carveout, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npa_carveout_map);
+
+static int npa_models_show(struct seq_file *m, void *unused)
+{
+	npa_model_show_all(m->private, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npa_models);
+
+static int npa_reset_set(void *data, u64 val)
+{
+	npa_sim_reset(data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(npa_reset_fops, NULL, npa_reset_set, "%llu\n");
+
+static void npa_debugfs_init(struct npa_device *ndev)
+{
+	ndev->debugfs = debugfs_create_dir(ndev->name, NULL);
+	debugfs_create_file("models", 0400, ndev->debugfs, ndev, &npa_models_fops);
+	if (!ndev->npu_dev)
+		return;
+	debugfs_create_file("carveout", 0400, ndev->debugfs, ndev,
+			    &npa_carveout_map_fops);
+	debugfs_create_u32("inject_fault", 0600, ndev->debugfs,
+			   &ndev->sim.inject_fault);
+	debugfs_create_u32("inject_hang", 0600, ndev->debugfs,
+			   &ndev->sim.inject_hang);
+	debugfs_create_file_unsafe("reset", 0200, ndev->debugfs, &ndev->sim,
+				   &npa_reset_fops);
+}
 
 /**
  * npa_device_create() - create and register one npa device
- * @parent: parent device, or NULL.
+ * @parent: the NPU device (with a DMA mask), or NULL for a device that
+ *	only plans.
  * @index: the N of /dev/npaN.
+ * @co_base: carveout base reserved with memmap=, or 0.
+ * @co_size: carveout bytes.
  *
  * Context: Process context.  Sleeps.
  * Return: the new device, or an ERR_PTR() on failure.
  */
-struct npa_device *npa_device_create(struct device *parent, unsigned int index)
+struct npa_device *npa_device_create(struct device *parent, unsigned int index,
+				     phys_addr_t co_base, size_t co_size)
 {
 	struct npa_device *ndev;
 	int ret;
@@ -69,21 +209,44 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index)
 	ndev = kzalloc(sizeof(*ndev), GFP_KERNEL);
 	if (!ndev)
 		return ERR_PTR(-ENOMEM);
+	mutex_init(&ndev->lock);
+	INIT_LIST_HEAD(&ndev->files);
+	INIT_LIST_HEAD(&ndev->models);
+	ndev->fence_context = dma_fence_context_alloc(1);
+	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);
+
+	if (parent) {
+		ret = npa_carveout_init(&ndev->carveout, parent, co_base, co_size);
+		if (ret) {
+			dev_err(parent, "no carveout (%d)\n", ret);
+			goto err_free;
+		}
+		ret = npa_sim_init(&ndev->sim, ndev);
+		if (ret)
+			goto err_carveout;
+		ndev->npu_dev = parent;
+	}
 
 	ndev->misc.minor = MISC_DYNAMIC_MINOR;
-	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);
 	ndev->misc.name = ndev->name;
 	ndev->misc.fops = &npa_fops;
 	ndev->misc.parent = parent;
 	ndev->misc.mode = 0660;
-
 	ret = misc_register(&ndev->misc);
 	if (ret)
-		goto err_free;
+		goto err_sim;
 
+	npa_debugfs_init(ndev);
 	return ndev;
 
+err_sim:
+	if (parent)
+		npa_sim_fini(&ndev->sim);
+err_carveout:
+	if (parent)
+		npa_carveout_fini(&ndev->carveout);
 err_free:
+	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 	return ERR_PTR(ret);
 }
@@ -92,32 +255,133 @@ err_free:
  * npa_device_destroy() - unregister and free an npa device
  * @ndev: the device from npa_device_create().
  *
- * Open files keep the module pinned, so none can be open here.
+ * Open files, buffers and jobs pin the module, so none is left here.
  *
  * Context: Process context.  Sleeps.
  */
 void npa_device_destroy(struct npa_device *ndev)
 {
+	debugfs_remove_recursive(ndev->debugfs);
 	misc_deregister(&ndev->misc);
 	WARN_ON_ONCE(atomic_read(&ndev->open_files));
+	if (ndev->npu_dev) {
+		npa_sim_fini(&ndev->sim);
+		npa_carveout_fini(&ndev->carveout);
+	}
+	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 }
 
+static ssize_t jobs_done_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct npa_device *ndev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.jobs_done));
+}
+static DEVICE_ATTR_RO(jobs_done);
+
+static ssize_t jobs_failed_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct npa_device *ndev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.jobs_failed));
+}
+static DEVICE_ATTR_RO(jobs_failed);
+
+static ssize_t resets_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct npa_device *ndev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.resets));
+}
+static DEVICE_ATTR_RO(resets);
+
+static ssize_t carveout_used_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct npa_device *ndev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%zu\n", npa_carveout_used(&ndev->carveout));
+}
+static DEVICE_ATTR_RO(carveout_used);
+
+static struct attribute *npa_attrs[] = {
+	&dev_attr_jobs_done.attr,
+	&dev_attr_jobs_failed.attr,
+	&dev_attr_resets.attr,
+	&dev_attr_carveout_used.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(npa);
+
+static int npa_probe(struct platform_device *pdev)
+{
+	struct npa_device *ndev;
+	int ret;
+
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	ndev = npa_device_create(&pdev->dev, 0, carveout_base, carveout_size);
+	if (IS_ERR(ndev))
+		return PTR_ERR(ndev);
+	platform_set_drvdata(pdev, ndev);
+	dev_info(&pdev->dev, "NPU arena allocator %d.%d.%d, /dev/%s\n",
+		 NPA_VERSION_MAJOR, NPA_VERSION_MINOR, NPA_VERSION_PATCH,
+		 ndev->name);
+	return 0;
+}
+
+static int npa_remove(struct platform_device *pdev)
+{
+	npa_device_destroy(platform_get_drvdata(pdev));
+	return 0;
+}
+
+static const struct of_device_id npa_of_match[] = {
+	{ .compatible = "npa,sim-npu" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, npa_of_match);
+
+static struct platform_driver npa_driver = {
+	.probe = npa_probe,
+	.remove = npa_remove,
+	.driver = {
+		.name = "npa-sim",
+		.of_match_table = npa_of_match,
+		.dev_groups = npa_groups,
+	},
+};
+
 static int __init npa_init(void)
 {
-	npa_dev = npa_device_create(NULL, 0);
-	if (IS_ERR(npa_dev))
-		return PTR_ERR(npa_dev);
+	int ret;
 
-	pr_info("npa: NPU arena allocator %d.%d.%d, /dev/%s\n",
-		NPA_VERSION_MAJOR, NPA_VERSION_MINOR, NPA_VERSION_PATCH,
-		NPA_DEVICE_NAME);
+	ret = platform_driver_register(&npa_driver);
+	if (ret)
+		return ret;
+	/* No device tree node on this machine: make the NPU ourselves. */
+	npa_pdev = platform_device_register_simple("npa-sim", -1, NULL, 0);
+	if (IS_ERR(npa_pdev)) {
+		platform_driver_unregister(&npa_driver);
+		return PTR_ERR(npa_pdev);
+	}
+	if (!platform_get_drvdata(npa_pdev)) {
+		platform_device_unregister(npa_pdev);
+		platform_driver_unregister(&npa_driver);
+		return -ENODEV;
+	}
 	return 0;
 }
 
 static void __exit npa_exit(void)
 {
-	npa_device_destroy(npa_dev);
+	platform_device_unregister(npa_pdev);
+	platform_driver_unregister(&npa_driver);
 }
 
 module_init(npa_init);

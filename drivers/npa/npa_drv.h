@@ -6,34 +6,87 @@
 #define __NPA_DRV_H__
 
 #include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
+#include "npa_carveout.h"
+#include "npa_sim.h"
+
+struct dentry;
 struct npa_device;
 
 /**
  * struct npa_file - per open file state
+ * @ref: held by the open file and by every buffer and job it created, so
+ *	that their counters outlive a close.
  * @ndev: the device this file was opened on.
+ * @lock: see below.
+ * @models: this file's models by handle (struct npa_model).
+ * @num_buffers: live buffers created through this file.
+ * @num_jobs: jobs of this file not ended yet.
+ * @node: in &npa_device.files.
  */
 struct npa_file {
+	struct kref ref;
 	struct npa_device *ndev;
+	/* Protects @models: held while a model is looked up and referenced. */
+	struct mutex lock;
+	struct xarray models;
+	atomic_t num_buffers;
+	atomic_t num_jobs;
+	struct list_head node;
 };
 
 /**
  * struct npa_device - one npa device, i.e. one /dev/npaN node
  * @misc: the misc character device.
  * @name: device node name, "npa<index>".
+ * @npu_dev: the (simulated) NPU's device, for the DMA API; NULL for a
+ *	device without an NPU (planning only).
+ * @carveout: the contiguous DMA region.
+ * @sim: the simulated NPU and its job queue.
+ * @lock: see below.
+ * @files: open files.
+ * @models: live models of all files (struct npa_model.dev_node).
+ * @debugfs: debugfs directory.
+ * @fence_context: dma_fence context of the NPU queue.
+ * @fence_seqno: last job fence sequence number.
  * @open_files: number of open files, for diagnostics.
  */
 struct npa_device {
 	struct miscdevice misc;
 	char name[16];
+	struct device *npu_dev;
+	struct npa_carveout carveout;
+	struct npa_sim sim;
+	/* Protects @files and @models. */
+	struct mutex lock;
+	struct list_head files;
+	struct list_head models;
+	struct dentry *debugfs;
+	u64 fence_context;
+	atomic64_t fence_seqno;
 	atomic_t open_files;
 };
 
-struct npa_device *npa_device_create(struct device *parent, unsigned int index);
+/* Largest array element size userspace may claim. */
+#define NPA_MAX_ELEM_SIZE	256
+
+void *npa_copy_user_array(u64 uptr, u32 count, u32 usize, size_t ksize,
+			  int *ret);
+
+struct npa_device *npa_device_create(struct device *parent, unsigned int index,
+				     phys_addr_t co_base, size_t co_size);
 void npa_device_destroy(struct npa_device *ndev);
+
+void npa_file_init(struct npa_file *nfile, struct npa_device *ndev);
+void npa_file_close(struct npa_file *nfile);
+struct npa_file *npa_file_get(struct npa_file *nfile);
+void npa_file_put(struct npa_file *nfile);
 
 long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data);

@@ -16,14 +16,19 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/npa.h>
 
+#include "npa_buffer.h"
 #include "npa_drv.h"
+#include "npa_graph.h"
+#include "npa_job.h"
+#include "npa_model.h"
 
 /* Largest argument struct of any ioctl; on the stack in npa_ioctl(). */
-#define NPA_IOCTL_MAX_ARG	128
+#define NPA_IOCTL_MAX_ARG	256
 
 typedef int npa_ioctl_fn(struct npa_file *nfile, void *data);
 
@@ -38,7 +43,59 @@ struct npa_ioctl_desc {
 
 static const struct npa_ioctl_desc npa_ioctls[] = {
 	NPA_IOCTL_DEF(QUERY, npa_ioctl_query),
+	NPA_IOCTL_DEF(MODEL_CREATE, npa_ioctl_model_create),
+	NPA_IOCTL_DEF(MODEL_PLAN, npa_ioctl_model_plan),
+	NPA_IOCTL_DEF(MODEL_DESTROY, npa_ioctl_model_destroy),
+	NPA_IOCTL_DEF(BUFFER_CREATE, npa_ioctl_buffer_create),
+	NPA_IOCTL_DEF(JOB_SUBMIT, npa_ioctl_job_submit),
+	NPA_IOCTL_DEF(JOB_WAIT, npa_ioctl_job_wait),
+	NPA_IOCTL_DEF(JOB_CANCEL, npa_ioctl_job_cancel),
 };
+
+/**
+ * npa_copy_user_array() - copy an array whose element size userspace chose
+ * @uptr: user pointer to @count elements of @usize bytes.
+ * @count: number of elements; 0 gives NULL and no error.
+ * @usize: userspace's element size.
+ * @ksize: the kernel's element size.
+ * @ret: out: 0, -ENOMEM, -EFAULT, or -E2BIG when a longer element has a
+ *	non-zero tail.
+ *
+ * Shorter elements are zero-extended (copy_struct_from_user()).  The
+ * caller bounds @count and @usize before calling.
+ *
+ * Context: Process context; sleeps.
+ * Return: a kvmalloc'ed array of @count @ksize-byte elements, or NULL.
+ */
+void *npa_copy_user_array(u64 uptr, u32 count, u32 usize, size_t ksize,
+			  int *ret)
+{
+	const u8 __user *src = u64_to_user_ptr(uptr);
+	u8 *dst;
+	u32 i;
+
+	*ret = 0;
+	if (!count)
+		return NULL;
+	dst = kvmalloc_array(count, ksize, GFP_KERNEL);
+	if (!dst) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	if (usize == ksize) {
+		if (copy_from_user(dst, src, array_size(count, ksize)))
+			*ret = -EFAULT;
+	} else {
+		for (i = 0; i < count && !*ret; i++)
+			*ret = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
+						     src + (size_t)i * usize, usize);
+	}
+	if (*ret) {
+		kvfree(dst);
+		return NULL;
+	}
+	return dst;
+}
 
 static bool npa_mem_is_zero(const void *p, size_t len)
 {
@@ -55,7 +112,10 @@ static bool npa_mem_is_zero(const void *p, size_t len)
  */
 int npa_ioctl_query(struct npa_file *nfile, void *data)
 {
+	const struct npa_graph_limits *lim = &npa_graph_default_limits;
+	struct npa_device *ndev = nfile->ndev;
 	struct npa_query *args = data;
+	int i;
 
 	if (args->flags & ~NPA_QUERY_FLAGS_ALL)
 		return -EINVAL;
@@ -65,8 +125,26 @@ int npa_ioctl_query(struct npa_file *nfile, void *data)
 	args->version_major = NPA_VERSION_MAJOR;
 	args->version_minor = NPA_VERSION_MINOR;
 	args->version_patch = NPA_VERSION_PATCH;
-	args->caps = NPA_CAPS_ALL;
+	args->caps = NPA_CAP_PLAN | NPA_CAP_MODEL;
 	args->carveout_bytes = 0;
+	if (ndev && ndev->carveout.pool) {
+		args->caps |= NPA_CAP_JOBS;
+		args->carveout_bytes = ndev->carveout.size;
+		args->carveout_used_bytes = npa_carveout_used(&ndev->carveout);
+		npa_model_arena_stats(ndev, &args->shared_arena_bytes,
+				      &args->private_arena_bytes,
+				      &args->arena_need_private_bytes);
+		args->jobs_done = atomic64_read(&ndev->sim.jobs_done);
+		args->jobs_failed = atomic64_read(&ndev->sim.jobs_failed);
+	}
+	args->max_tensors = lim->max_tensors;
+	args->max_ops = lim->max_ops;
+	args->max_operands = lim->max_operands;
+	args->max_scratch = lim->max_scratch;
+	for (i = 0; i < NPA_UNIT_COUNT; i++)
+		args->unit_align[i] = lim->unit_align[i];
+	args->fast_window_bytes = lim->fast_window;
+	args->max_tensor_bytes = lim->max_tensor_bytes;
 	return 0;
 }
 

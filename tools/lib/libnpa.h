@@ -23,6 +23,72 @@ int npa_close(int fd);
 /* NPA_IOCTL_QUERY.  @q is cleared first. */
 int npa_query(int fd, struct npa_query *q);
 
+/**
+ * struct npa_graph_desc - a graph for npa_model_create()
+ * The arrays are the uAPI descriptors; element sizes are filled in.
+ */
+struct npa_graph_desc {
+	const struct npa_tensor_desc *tensors;
+	const struct npa_op_desc *ops;
+	const __u32 *operands;
+	const struct npa_scratch_desc *scratch;
+	__u32 num_tensors;
+	__u32 num_ops;
+	__u32 num_operands;
+	__u32 num_scratch;
+};
+
+/*
+ * NPA_IOCTL_MODEL_CREATE.  On success @report (if not NULL) holds the
+ * handle and the plan report, and the handle is returned.
+ */
+int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
+		     __u64 budget, struct npa_model_create *report);
+
+/*
+ * NPA_IOCTL_MODEL_PLAN: fills up to @num_tensors / @num_scratch entries
+ * (either array may be NULL) and stores the model's counts through
+ * @num_tensors / @num_scratch.
+ */
+int npa_model_plan(int fd, __u32 handle, struct npa_placement *tensors,
+		   __u32 *num_tensors, struct npa_placement *scratch,
+		   __u32 *num_scratch);
+
+/* NPA_IOCTL_MODEL_DESTROY. */
+int npa_model_destroy(int fd, __u32 handle);
+
+/* NPA_IOCTL_BUFFER_CREATE: returns a dma-buf fd or -errno. */
+int npa_buffer_create(int fd, __u64 size);
+
+/* mmap a whole dma-buf read/write; NULL on failure (errno set). */
+void *npa_buffer_map(int buf_fd, size_t size);
+int npa_buffer_unmap(void *ptr, size_t size);
+
+/* DMA_BUF_IOCTL_SYNC: @start 1 before CPU access, 0 after it. */
+int npa_buffer_sync(int buf_fd, int start);
+
+/*
+ * NPA_IOCTL_JOB_SUBMIT.  Returns the job fd; with @fence_fd not NULL also
+ * asks for a sync_file and stores it there.
+ */
+int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
+		   __u32 num_bindings, __u64 timeout_ns, int *fence_fd);
+
+/*
+ * NPA_IOCTL_JOB_WAIT until the absolute CLOCK_MONOTONIC @deadline_ns;
+ * -ETIME if the job had not ended by then.
+ */
+int npa_job_wait(int fd, int job_fd, __s64 deadline_ns, struct npa_job_wait *out);
+
+/* NPA_IOCTL_JOB_CANCEL. */
+int npa_job_cancel(int fd, int job_fd);
+
+/* CLOCK_MONOTONIC now, in nanoseconds, for deadlines. */
+__s64 npa_now_ns(void);
+
+/* Name of an enum npa_job_status. */
+const char *npa_job_status_name(__u32 status);
+
 /* Raw ioctl with -errno return, for commands libnpa does not wrap. */
 int npa_ioctl(int fd, unsigned long cmd, void *arg);
 

@@ -15,6 +15,14 @@ t "/dev/npa0 is a character device" test -c /dev/npa0
 t "/dev/npa0 has mode 0660" sh -c '[ "$(stat -c %a /dev/npa0)" = 660 ]'
 ./npa_e2e /dev/npa0
 fail=$((fail + $?))
+./npa_model_e2e
+fail=$((fail + $?))
+./npa_job_e2e
+fail=$((fail + $?))
+t "debugfs carveout map lists the buffers' owners" sh -c 'grep -q "carveout" /sys/kernel/debug/npa0/carveout'
+exec 4</dev/npa0
+t "fdinfo reports per-file memory" sh -c "grep -q npa-models /proc/\$\$/fdinfo/4 || grep -q npa-models /proc/self/fdinfo/4"
+exec 4<&-
 exec 3</dev/npa0
 t "rmmod fails while /dev/npa0 is open" sh -c '! rmmod npa 2>/dev/null'
 exec 3<&-

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: IO buffers as dma-bufs.
+ */
+
+/**
+ * DOC: buffers
+ *
+ * NPA_IOCTL_BUFFER_CREATE allocates a zeroed, page-aligned region of the
+ * carveout and exports it as a dma-buf.  Userspace maps it with mmap() and
+ * brackets CPU access with DMA_BUF_IOCTL_SYNC; the carveout is cache
+ * coherent (write-back memory the simulated NPU reaches through the CPU),
+ * so begin/end_cpu_access have nothing to flush.  The buffer lives as long
+ * as the dma-buf: it outlives the npa file that created it, which the
+ * buffer keeps a reference to, and pins the module.
+ *
+ * Jobs bind tensors to dma-buf fds.  A buffer npa exported is used in
+ * place.  A foreign one (udmabuf, a camera) is attached to the NPU device
+ * and mapped with dma_buf_map_attachment(), then vmapped, because the
+ * simulated NPU reaches memory through the CPU: with the exporter's vmap,
+ * or, for exporters without one (udmabuf in 6.1), by mapping the pages of
+ * its scatterlist.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
+#include <linux/dma-mapping.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/npa.h>
+
+#include "npa_buffer.h"
+#include "npa_carveout.h"
+#include "npa_drv.h"
+
+MODULE_IMPORT_NS(DMA_BUF);
+
+static const struct dma_buf_ops npa_dmabuf_ops;
+
+static struct sg_table *npa_dmabuf_map(struct dma_buf_attachment *attach,
+				       enum dma_data_direction dir)
+{
+	struct npa_buffer *buf = attach->dmabuf->priv;
+	struct npa_carveout *co = &buf->ndev->carveout;
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+	if (ret) {
+		kfree(sgt);
+		return ERR_PTR(ret);
+	}
+	/* One contiguous range at its bus address: nothing to map. */
+	sg_dma_address(sgt->sgl) = co->dma + buf->region->offset;
+	sg_dma_len(sgt->sgl) = buf->size;
+	return sgt;
+}
+
+static void npa_dmabuf_unmap(struct dma_buf_attachment *attach,
+			     struct sg_table *sgt, enum dma_data_direction dir)
+{
+	sg_free_table(sgt);
+	kfree(sgt);
+}
+
+static int npa_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
+{
+	struct npa_buffer *buf = dmabuf->priv;
+	struct npa_carveout *co = &buf->ndev->carveout;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	unsigned long off = vma->vm_pgoff << PAGE_SHIFT;
+
+	if (off >= buf->size || size > buf->size - off)
+		return -EINVAL;
+	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+	return remap_pfn_range(vma, vma->vm_start,
+			       (co->phys + buf->region->offset + off) >> PAGE_SHIFT,
+			       size, vma->vm_page_prot);
+}
+
+static int npa_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
+{
+	struct npa_buffer *buf = dmabuf->priv;
+
+	iosys_map_set_vaddr(map, buf->region->vaddr);
+	return 0;
+}
+
+static int npa_dmabuf_cpu_access(struct dma_buf *dmabuf,
+				 enum dma_data_direction dir)
+{
+	/* Coherent memory: nothing to flush or invalidate. */
+	return 0;
+}
+
+static void npa_dmabuf_release(struct dma_buf *dmabuf)
+{
+	struct npa_buffer *buf = dmabuf->priv;
+
+	npa_carveout_free(&buf->ndev->carveout, buf->region);
+	atomic_dec(&buf->nfile->num_buffers);
+	npa_file_put(buf->nfile);
+	kfree(buf);
+}
+
+static const struct dma_buf_ops npa_dmabuf_ops = {
+	.map_dma_buf = npa_dmabuf_map,
+	.unmap_dma_buf = npa_dmabuf_unmap,
+	.mmap = npa_dmabuf_mmap,
+	.vmap = npa_dmabuf_vmap,
+	.begin_cpu_access = npa_dmabuf_cpu_access,
+	.end_cpu_access = npa_dmabuf_cpu_access,
+	.release = npa_dmabuf_release,
+};
+
+int npa_ioctl_buffer_create(struct npa_file *nfile, void *data)
+{
+	struct npa_buffer_create *args = data;
+	struct npa_device *ndev = nfile->ndev;
+	DEFINE_DMA_BUF_EXPORT_INFO(exp);
+	struct npa_buffer *buf;
+	struct dma_buf *dmabuf;
+	int fd, ret;
+
+	if (args->flags || args->reserved)
+		return -EINVAL;
+	if (!ndev->carveout.pool)
+		return -ENODEV;
+	if (!args->size || args->size > ndev->carveout.size)
+		return -EINVAL;
+	if (atomic_inc_return(&nfile->num_buffers) > NPA_MAX_BUFFERS_PER_FILE) {
+		ret = -EMFILE;
+		goto err_count;
+	}
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto err_count;
+	}
+	buf->ndev = ndev;
+	buf->size = PAGE_ALIGN(args->size);
+	buf->region = npa_carveout_alloc(&ndev->carveout, buf->size, "buffer");
+	if (!buf->region) {
+		ret = -ENOSPC;
+		goto err_free;
+	}
+	buf->nfile = npa_file_get(nfile);
+
+	exp.ops = &npa_dmabuf_ops;
+	exp.size = buf->size;
+	exp.flags = O_RDWR;
+	exp.priv = buf;
+	exp.owner = THIS_MODULE;
+	dmabuf = dma_buf_export(&exp);
+	if (IS_ERR(dmabuf)) {
+		ret = PTR_ERR(dmabuf);
+		goto err_region;
+	}
+	/* From here on, the dma-buf's release frees everything. */
+	fd = dma_buf_fd(dmabuf, O_CLOEXEC);
+	if (fd < 0) {
+		dma_buf_put(dmabuf);
+		return fd;
+	}
+	args->fd = fd;
+	return 0;
+
+err_region:
+	npa_file_put(buf->nfile);
+	npa_carveout_free(&ndev->carveout, buf->region);
+err_free:
+	kfree(buf);
+err_count:
+	atomic_dec(&nfile->num_buffers);
+	return ret;
+}
+
+/*
+ * Map a foreign buffer without a vmap into the kernel: the simulated NPU
+ * "does DMA" to the bus addresses the exporter mapped for it, which with
+ * direct DMA are physical pages.  (The CPU side of the sg table is not
+ * ours to use; CONFIG_DMABUF_DEBUG even scrambles it.)
+ */
+static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
+{
+	size_t n = PAGE_ALIGN(imp->size) >> PAGE_SHIFT, i = 0;
+	struct sg_dma_page_iter it;
+	struct page **pages;
+
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for_each_sgtable_dma_page(imp->sgt, &it, 0) {
+		unsigned long pfn = PHYS_PFN(dma_to_phys(dev,
+				sg_page_iter_dma_address(&it)));
+
+		if (i == n || !pfn_valid(pfn))
+			break;
+		pages[i++] = pfn_to_page(pfn);
+	}
+	if (i == n)
+		imp->vaddr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+	kvfree(pages);
+	if (!imp->vaddr)
+		return -EOPNOTSUPP;
+	imp->vmapped = true;
+	return 0;
+}
+
+/**
+ * npa_import_get() - take a dma-buf fd for a job and map it for the NPU
+ * @ndev: the device.
+ * @fd: the fd.
+ * @imp: out: the mapping; release with npa_import_put().
+ *
+ * Context: Process context; sleeps.
+ * Return: 0; -EBADF if @fd is not a dma-buf; -EOPNOTSUPP if a foreign
+ * buffer cannot be mapped into the kernel; or another errno from the
+ * exporter.
+ */
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp)
+{
+	struct device *dev = ndev->npu_dev;
+	int ret;
+
+	memset(imp, 0, sizeof(*imp));
+	imp->dmabuf = dma_buf_get(fd);
+	if (IS_ERR(imp->dmabuf)) {
+		ret = PTR_ERR(imp->dmabuf);
+		imp->dmabuf = NULL;
+		return ret == -EINVAL ? -EBADF : ret;
+	}
+	imp->size = imp->dmabuf->size;
+
+	if (imp->dmabuf->ops == &npa_dmabuf_ops) {
+		struct npa_buffer *buf = imp->dmabuf->priv;
+
+		if (buf->ndev != ndev) {
+			ret = -EXDEV;
+			goto err_put;
+		}
+		imp->vaddr = buf->region->vaddr;
+		return 0;
+	}
+
+	imp->attach = dma_buf_attach(imp->dmabuf, dev);
+	if (IS_ERR(imp->attach)) {
+		ret = PTR_ERR(imp->attach);
+		imp->attach = NULL;
+		goto err_put;
+	}
+	imp->sgt = dma_buf_map_attachment_unlocked(imp->attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(imp->sgt)) {
+		ret = PTR_ERR(imp->sgt);
+		imp->sgt = NULL;
+		goto err_detach;
+	}
+	ret = dma_buf_vmap(imp->dmabuf, &imp->map);
+	if (!ret && !imp->map.is_iomem) {
+		imp->vaddr = imp->map.vaddr;
+		return 0;
+	}
+	if (!ret)
+		dma_buf_vunmap(imp->dmabuf, &imp->map);
+	iosys_map_clear(&imp->map);
+	/* No vmap from the exporter (udmabuf in 6.1): map its pages. */
+	ret = npa_import_vmap_pages(dev, imp);
+	if (!ret)
+		return 0;
+
+	dma_buf_unmap_attachment_unlocked(imp->attach, imp->sgt, DMA_BIDIRECTIONAL);
+err_detach:
+	dma_buf_detach(imp->dmabuf, imp->attach);
+err_put:
+	dma_buf_put(imp->dmabuf);
+	imp->dmabuf = NULL;
+	return ret;
+}
+
+/**
+ * npa_import_put() - release what npa_import_get() took
+ * @imp: the import; may be zeroed.
+ *
+ * Context: Process context; sleeps.
+ */
+void npa_import_put(struct npa_import *imp)
+{
+	if (!imp->dmabuf)
+		return;
+	if (imp->attach) {
+		if (imp->vmapped)
+			vunmap(imp->vaddr);
+		else
+			dma_buf_vunmap(imp->dmabuf, &imp->map);
+		dma_buf_unmap_attachment_unlocked(imp->attach, imp->sgt,
+						  DMA_BIDIRECTIONAL);
+		dma_buf_detach(imp->dmabuf, imp->attach);
+	}
+	dma_buf_put(imp->dmabuf);
+	imp->dmabuf = NULL;
+}

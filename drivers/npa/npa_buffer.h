@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: IO buffers as dma-bufs.
+ */
+#ifndef __NPA_BUFFER_H__
+#define __NPA_BUFFER_H__
+
+#include <linux/dma-buf.h>
+#include <linux/iosys-map.h>
+#include <linux/types.h>
+
+struct npa_device;
+struct npa_file;
+struct npa_region;
+
+/* Most buffers one open file may have alive (-EMFILE beyond). */
+#define NPA_MAX_BUFFERS_PER_FILE	256
+
+/**
+ * struct npa_buffer - an IO buffer npa exported
+ * @ndev: the device whose carveout holds it.
+ * @nfile: the file that created it (a reference), for its buffer count.
+ * @region: its place in the carveout.
+ * @size: bytes.
+ */
+struct npa_buffer {
+	struct npa_device *ndev;
+	struct npa_file *nfile;
+	struct npa_region *region;
+	size_t size;
+};
+
+/**
+ * struct npa_import - a dma-buf a job uses, ours or another exporter's
+ * @dmabuf: the buffer (a reference).
+ * @attach: the NPU's attachment to a foreign buffer, else NULL.
+ * @sgt: its mapping for the NPU, else NULL.
+ * @map: kernel mapping, for the simulated NPU.
+ * @vaddr: kernel address of the start.
+ * @size: bytes.
+ * @vmapped: @vaddr is our vmap() of the pages, not the exporter's.
+ */
+struct npa_import {
+	struct dma_buf *dmabuf;
+	struct dma_buf_attachment *attach;
+	struct sg_table *sgt;
+	struct iosys_map map;
+	void *vaddr;
+	size_t size;
+	bool vmapped;
+};
+
+int npa_ioctl_buffer_create(struct npa_file *nfile, void *data);
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp);
+void npa_import_put(struct npa_import *imp);
+
+#endif /* __NPA_BUFFER_H__ */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: the contiguous DMA carveout.
+ */
+
+/**
+ * DOC: carveout
+ *
+ * All memory the NPU reaches comes from one physically contiguous region,
+ * taken, in order of preference, from:
+ *
+ * 1. a ``reserved-memory`` node (``shared-dma-pool``) bound to the device in
+ *    the device tree, through of_reserved_mem_device_init();
+ * 2. memory reserved on the kernel command line with ``memmap=SIZE$BASE``,
+ *    named by the ``carveout_base`` and ``carveout_size`` module
+ *    parameters and mapped with memremap();
+ * 3. otherwise dma_alloc_coherent() of ``carveout_size`` bytes, which comes
+ *    from CMA when the kernel has it.  Without CMA a large contiguous
+ *    allocation fails; the size is then halved down to 4 MiB.
+ *
+ * The region is managed by the kernel's range allocator (gen_pool, best
+ * fit, page granular), never by a list of our own; the list kept here only
+ * records owners for debugfs.  gen_pool is safe without locking for
+ * allocation and freeing; @lock only covers that bookkeeping.
+ */
+
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/genalloc.h>
+#include <linux/io.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include "npa_carveout.h"
+
+/* gen_pool returns 0 on failure: keep offsets at +PAGE_SIZE. */
+#define NPA_CO_BIAS	PAGE_SIZE
+
+static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
+			    size_t size)
+{
+	struct device *dev = co->dev;
+
+	if (dev->of_node && !of_reserved_mem_device_init(dev)) {
+		/* The reserved-memory pool now backs the coherent allocator. */
+		co->source = NPA_CARVEOUT_RESERVED_MEM;
+	} else if (base && size) {
+		co->vaddr = memremap(base, size, MEMREMAP_WB);
+		if (!co->vaddr) {
+			dev_err(dev, "cannot map carveout %pa+%zu\n", &base, size);
+			return -ENOMEM;
+		}
+		co->phys = base;
+		co->dma = base;
+		co->size = size;
+		co->source = NPA_CARVEOUT_MEMMAP;
+		return 0;
+	}
+
+	for (; size >= SZ_4M; size /= 2) {
+		co->vaddr = dma_alloc_coherent(dev, size, &co->dma,
+					       GFP_KERNEL | __GFP_NOWARN);
+		if (co->vaddr)
+			break;
+	}
+	if (!co->vaddr) {
+		if (co->source == NPA_CARVEOUT_RESERVED_MEM)
+			of_reserved_mem_device_release(dev);
+		return -ENOMEM;
+	}
+	co->size = size;
+	co->phys = virt_to_phys(co->vaddr);
+	if (co->source != NPA_CARVEOUT_RESERVED_MEM)
+		co->source = NPA_CARVEOUT_COHERENT;
+	return 0;
+}
+
+/**
+ * npa_carveout_init() - find, map and manage the carveout
+ * @co: zeroed carveout.
+ * @dev: the NPU device; it must have a DMA mask.
+ * @base: physical base of memory reserved with memmap=, or 0.
+ * @size: bytes wanted (with @base: bytes reserved).
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int npa_carveout_init(struct npa_carveout *co, struct device *dev,
+		      phys_addr_t base, size_t size)
+{
+	int ret;
+
+	co->dev = dev;
+	mutex_init(&co->lock);
+	INIT_LIST_HEAD(&co->regions);
+	if (!size || base % PAGE_SIZE || size % PAGE_SIZE)
+		return -EINVAL;
+
+	ret = npa_carveout_map(co, base, size);
+	if (ret)
+		return ret;
+
+	co->pool = gen_pool_create(PAGE_SHIFT, dev_to_node(dev));
+	if (!co->pool) {
+		ret = -ENOMEM;
+		goto err_unmap;
+	}
+	gen_pool_set_algo(co->pool, gen_pool_best_fit, NULL);
+	ret = gen_pool_add(co->pool, NPA_CO_BIAS, co->size, dev_to_node(dev));
+	if (ret)
+		goto err_destroy;
+
+	dev_info(dev, "carveout: %zu MiB at %pad (%s)\n", co->size >> 20,
+		 &co->dma, co->source == NPA_CARVEOUT_MEMMAP ? "memmap" :
+		 co->source == NPA_CARVEOUT_RESERVED_MEM ? "reserved-memory" :
+		 "coherent");
+	return 0;
+
+err_destroy:
+	gen_pool_destroy(co->pool);
+	co->pool = NULL;
+err_unmap:
+	npa_carveout_fini(co);
+	return ret;
+}
+
+/**
+ * npa_carveout_fini() - release the carveout
+ * @co: the carveout; every region must have been freed.
+ *
+ * Context: Process context; sleeps.
+ */
+void npa_carveout_fini(struct npa_carveout *co)
+{
+	WARN_ON_ONCE(!list_empty(&co->regions));
+	if (co->pool)
+		gen_pool_destroy(co->pool);
+	co->pool = NULL;
+	if (co->source == NPA_CARVEOUT_MEMMAP)
+		memunmap(co->vaddr);
+	else if (co->vaddr)
+		dma_free_coherent(co->dev, co->size, co->vaddr, co->dma);
+	if (co->source == NPA_CARVEOUT_RESERVED_MEM)
+		of_reserved_mem_device_release(co->dev);
+	co->vaddr = NULL;
+	co->source = NPA_CARVEOUT_NONE;
+	mutex_destroy(&co->lock);
+}
+
+/**
+ * npa_carveout_alloc() - allocate and zero a page-aligned region
+ * @co: the carveout.
+ * @size: bytes; rounded up to a page.
+ * @owner: short description for debugfs.
+ *
+ * Context: Process context; sleeps.
+ * Return: the region, or NULL when the carveout has no room.
+ */
+struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
+				      const char *owner)
+{
+	struct npa_region *r;
+	unsigned long addr;
+
+	if (!co->pool || !size || size > co->size)
+		return NULL;
+	size = PAGE_ALIGN(size);
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	addr = gen_pool_alloc(co->pool, size);
+	if (!addr) {
+		kfree(r);
+		return NULL;
+	}
+	r->offset = addr - NPA_CO_BIAS;
+	r->size = size;
+	r->vaddr = co->vaddr + r->offset;
+	strscpy(r->owner, owner, sizeof(r->owner));
+	memset(r->vaddr, 0, size);
+
+	mutex_lock(&co->lock);
+	list_add_tail(&r->node, &co->regions);
+	co->used += size;
+	mutex_unlock(&co->lock);
+	return r;
+}
+
+/**
+ * npa_carveout_free() - free a region
+ * @co: the carveout.
+ * @r: a region from npa_carveout_alloc(), or NULL.
+ *
+ * Context: Process context; sleeps.
+ */
+void npa_carveout_free(struct npa_carveout *co, struct npa_region *r)
+{
+	if (!r)
+		return;
+	mutex_lock(&co->lock);
+	list_del(&r->node);
+	co->used -= r->size;
+	mutex_unlock(&co->lock);
+	gen_pool_free(co->pool, r->offset + NPA_CO_BIAS, r->size);
+	kfree(r);
+}
+
+size_t npa_carveout_used(struct npa_carveout *co)
+{
+	size_t used;
+
+	mutex_lock(&co->lock);
+	used = co->used;
+	mutex_unlock(&co->lock);
+	return used;
+}
+
+/**
+ * npa_carveout_show() - print the carveout map
+ * @co: the carveout.
+ * @m: debugfs file.
+ *
+ * Context: Process context; sleeps.
+ */
+void npa_carveout_show(struct npa_carveout *co, struct seq_file *m)
+{
+	struct npa_region *r;
+
+	seq_printf(m, "carveout %zu bytes, %zu used, %zu free\n", co->size,
+		   co->used, co->pool ? gen_pool_avail(co->pool) : 0);
+	mutex_lock(&co->lock);
+	list_for_each_entry(r, &co->regions, node)
+		seq_printf(m, "%#010llx-%#010llx %8zu KiB %s\n", r->offset,
+			   r->offset + r->size, r->size >> 10, r->owner);
+	mutex_unlock(&co->lock);
+}

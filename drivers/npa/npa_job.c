@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: jobs.
+ */
+
+/**
+ * DOC: jobs
+ *
+ * NPA_IOCTL_JOB_SUBMIT binds every model input, output, constant and
+ * persistent tensor to a dma-buf (npa's own or another exporter's), checks
+ * that each tensor fits in its buffer, and queues the job on the NPU.  It
+ * returns a job fd that polls readable once the job has ended, and with
+ * %NPA_JOB_FENCE a sync_file fd that signals at the same time.  The fds
+ * are installed only once everything else has succeeded.
+ *
+ * A job's lifetime is its dma_fence's reference count: the job fd, a
+ * sync_file and the queue each hold one.  The last put frees the job from
+ * a work item, since a fence may be put in atomic context.  While a job is
+ * in flight it holds its model, its file and its buffers, so closing the
+ * npa fd (which cancels the file's jobs), destroying the model or closing
+ * the buffer fds never pulls memory from under the NPU.
+ *
+ * Each file may have %NPA_MAX_JOBS_PER_FILE jobs in flight; past that,
+ * submission fails with -EAGAIN.
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+#include <linux/npa.h>
+
+#include "npa_drv.h"
+#include "npa_graph.h"
+#include "npa_job.h"
+#include "npa_model.h"
+#include "npa_sim.h"
+
+#define CREATE_TRACE_POINTS
+#include "npa_trace.h"
+
+static const struct file_operations npa_job_fops;
+
+static const char *npa_fence_driver_name(struct dma_fence *fence)
+{
+	return "npa";
+}
+
+static const char *npa_fence_timeline_name(struct dma_fence *fence)
+{
+	return "npa-sim";
+}
+
+static void npa_job_free_work(struct work_struct *work)
+{
+	struct npa_job *job = container_of(work, struct npa_job, free_work);
+	u32 i;
+
+	for (i = 0; i < job->num_imports; i++)
+		npa_import_put(&job->imports[i]);
+	kvfree(job->imports);
+	kvfree(job->offsets);
+	if (job->model)
+		npa_model_put(job->model);
+	npa_file_put(job->nfile);
+	dma_fence_free(&job->fence);
+}
+
+static void npa_fence_release(struct dma_fence *fence)
+{
+	struct npa_job *job = container_of(fence, struct npa_job, fence);
+
+	/* Puts below may sleep; the last fence put may not. */
+	INIT_WORK(&job->free_work, npa_job_free_work);
+	schedule_work(&job->free_work);
+}
+
+static const struct dma_fence_ops npa_fence_ops = {
+	.get_driver_name = npa_fence_driver_name,
+	.get_timeline_name = npa_fence_timeline_name,
+	.release = npa_fence_release,
+};
+
+/**
+ * npa_job_started() - the NPU starts running @job
+ * @job: the job.
+ *
+ * Context: Process context.
+ */
+void npa_job_started(struct npa_job *job)
+{
+	job->start_ns = ktime_get_ns();
+	trace_npa_job_start(job->fence.seqno, job->model->graph.num_ops);
+}
+
+void npa_job_get(struct npa_job *job)
+{
+	dma_fence_get(&job->fence);
+}
+
+void npa_job_put(struct npa_job *job)
+{
+	dma_fence_put(&job->fence);
+}
+
+/**
+ * npa_job_end() - end a job and drop the queue's reference
+ * @job: a job that was queued.
+ * @status: enum npa_job_status it ended with.
+ *
+ * Context: Process context.
+ */
+void npa_job_end(struct npa_job *job, u32 status)
+{
+	u32 i;
+
+	job->status = status;
+	job->end_ns = ktime_get_ns();
+	trace_npa_job_end(job->fence.seqno, status,
+			  job->start_ns ? job->end_ns - job->start_ns : 0);
+	/* The buffers are free for userspace again. */
+	for (i = 0; i < job->num_imports; i++)
+		npa_import_put(&job->imports[i]);
+	if (status != NPA_JOB_DONE)
+		dma_fence_set_error(&job->fence, status == NPA_JOB_TIMEOUT ?
+				    -ETIMEDOUT : status == NPA_JOB_FAULT ?
+				    -EFAULT : -ECANCELED);
+	dma_fence_signal(&job->fence);
+	wake_up_all(&job->wq);
+	atomic_dec(&job->nfile->num_jobs);
+	npa_job_put(job);
+}
+
+static int npa_job_release(struct inode *inode, struct file *filp)
+{
+	npa_job_put(filp->private_data);
+	return 0;
+}
+
+static __poll_t npa_job_poll(struct file *filp, poll_table *wait)
+{
+	struct npa_job *job = filp->private_data;
+
+	poll_wait(filp, &job->wq, wait);
+	return dma_fence_is_signaled(&job->fence) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static const struct file_operations npa_job_fops = {
+	.owner = THIS_MODULE,
+	.release = npa_job_release,
+	.poll = npa_job_poll,
+	.llseek = noop_llseek,
+};
+
+/* Bind the job's tensors to the buffers userspace named. */
+static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
+{
+	struct npa_device *ndev = job->nfile->ndev;
+	struct npa_model *model = job->model;
+	struct npa_binding *b;
+	u32 i;
+	int ret;
+
+	b = npa_copy_user_array(args->bindings, args->num_bindings,
+				args->binding_size, sizeof(*b), &ret);
+	if (ret)
+		return ret;
+	job->imports = kvcalloc(args->num_bindings, sizeof(*job->imports),
+				GFP_KERNEL);
+	job->offsets = kvcalloc(args->num_bindings, sizeof(*job->offsets),
+				GFP_KERNEL);
+	if (!job->imports || !job->offsets) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < args->num_bindings; i++) {
+		u64 bytes = npa_tensor_bytes(&model->graph.tensors[model->binds[i]]);
+		u64 end;
+
+		if (b[i].pad) {
+			ret = -EINVAL;
+			goto out;
+		}
+		ret = npa_import_get(ndev, b[i].fd, &job->imports[i]);
+		if (ret)
+			goto out;
+		job->num_imports = i + 1;
+		job->offsets[i] = b[i].offset;
+		if (check_add_overflow(b[i].offset, bytes, &end) ||
+		    end > job->imports[i].size) {
+			dev_dbg(ndev->misc.this_device,
+				"job: tensor %u (%llu bytes) does not fit at %llu in a %zu-byte buffer\n",
+				model->binds[i], bytes, b[i].offset,
+				job->imports[i].size);
+			ret = -ERANGE;
+			goto out;
+		}
+	}
+out:
+	kvfree(b);
+	return ret;
+}
+
+int npa_ioctl_job_submit(struct npa_file *nfile, void *data)
+{
+	struct npa_job_submit *args = data;
+	struct npa_device *ndev = nfile->ndev;
+	struct sync_file *sync = NULL;
+	struct npa_job *job;
+	struct file *jfile;
+	int jfd, sfd = -1, ret;
+
+	if (args->flags & ~NPA_JOB_SUBMIT_FLAGS_ALL || args->reserved)
+		return -EINVAL;
+	if (!ndev->npu_dev)
+		return -ENODEV;
+	if (args->num_bindings && (!args->binding_size ||
+				   args->binding_size > NPA_MAX_ELEM_SIZE))
+		return -EINVAL;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	spin_lock_init(&job->fence_lock);
+	dma_fence_init(&job->fence, &npa_fence_ops, &job->fence_lock,
+		       ndev->fence_context, atomic64_inc_return(&ndev->fence_seqno));
+	INIT_LIST_HEAD(&job->node);
+	init_waitqueue_head(&job->wq);
+	job->nfile = npa_file_get(nfile);
+	job->submit_ns = ktime_get_ns();
+	job->timeout_ns = args->timeout_ns ? args->timeout_ns :
+		NPA_SIM_DEFAULT_TIMEOUT_NS;
+	/* From here on, putting the fence frees everything. */
+
+	job->model = npa_model_lookup(nfile, args->model);
+	if (!job->model) {
+		ret = -ENOENT;
+		goto err_put;
+	}
+	if (args->num_bindings != job->model->num_binds) {
+		dev_dbg(ndev->misc.this_device, "job: %u bindings for %u bound tensors\n",
+			args->num_bindings, job->model->num_binds);
+		ret = -EINVAL;
+		goto err_put;
+	}
+	ret = npa_job_bind(job, args);
+	if (ret)
+		goto err_put;
+
+	if (atomic_inc_return(&nfile->num_jobs) > NPA_MAX_JOBS_PER_FILE) {
+		ret = -EAGAIN;
+		goto err_dec;
+	}
+
+	jfd = get_unused_fd_flags(O_CLOEXEC);
+	if (jfd < 0) {
+		ret = jfd;
+		goto err_dec;
+	}
+	if (args->flags & NPA_JOB_FENCE) {
+		sfd = get_unused_fd_flags(O_CLOEXEC);
+		if (sfd < 0) {
+			ret = sfd;
+			goto err_jfd;
+		}
+		sync = sync_file_create(&job->fence);
+		if (!sync) {
+			ret = -ENOMEM;
+			goto err_sfd;
+		}
+	}
+	npa_job_get(job);
+	jfile = anon_inode_getfile("[npa-job]", &npa_job_fops, job,
+				   O_RDWR | O_CLOEXEC);
+	if (IS_ERR(jfile)) {
+		npa_job_put(job);
+		ret = PTR_ERR(jfile);
+		goto err_sync;
+	}
+
+	/* Nothing can fail any more. */
+	trace_npa_job_submit(job->fence.seqno, args->model, args->num_bindings);
+	npa_sim_queue(&ndev->sim, job);
+	fd_install(jfd, jfile);
+	if (sync)
+		fd_install(sfd, sync->file);
+	args->job_fd = jfd;
+	args->fence_fd = sfd;
+	npa_job_put(job);
+	return 0;
+
+err_sync:
+	if (sync)
+		fput(sync->file);
+err_sfd:
+	if (sfd >= 0)
+		put_unused_fd(sfd);
+err_jfd:
+	put_unused_fd(jfd);
+err_dec:
+	atomic_dec(&nfile->num_jobs);
+err_put:
+	npa_job_put(job);
+	return ret;
+}
+
+/* The job behind a job fd of @nfile; hold @f until done with it. */
+static struct npa_job *npa_job_from_fd(struct npa_file *nfile, int fd,
+				       struct fd *f, int *ret)
+{
+	struct npa_job *job;
+
+	*f = fdget(fd);
+	if (!f->file) {
+		*ret = -EBADF;
+		return NULL;
+	}
+	if (f->file->f_op != &npa_job_fops) {
+		*ret = -EINVAL;
+		goto err;
+	}
+	job = f->file->private_data;
+	if (job->nfile != nfile) {
+		*ret = -EPERM;
+		goto err;
+	}
+	return job;
+err:
+	fdput(*f);
+	return NULL;
+}
+
+int npa_ioctl_job_wait(struct npa_file *nfile, void *data)
+{
+	struct npa_job_wait *args = data;
+	struct npa_job *job;
+	long timeout = 0, left;
+	struct fd f;
+	s64 now;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	job = npa_job_from_fd(nfile, args->job_fd, &f, &ret);
+	if (!job)
+		return ret;
+
+	now = ktime_get_ns();
+	if (args->deadline_ns > now)
+		timeout = nsecs_to_jiffies(args->deadline_ns - now);
+	left = dma_fence_wait_timeout(&job->fence, true, timeout);
+	if (left < 0) {
+		ret = left;
+	} else if (!left && !dma_fence_is_signaled(&job->fence)) {
+		ret = -ETIME;
+	} else {
+		args->status = job->status;
+		args->op = job->fault_op;
+		args->fault_addr = job->fault_addr;
+		args->submit_ns = job->submit_ns;
+		args->start_ns = job->start_ns;
+		args->end_ns = job->end_ns;
+		ret = 0;
+	}
+	fdput(f);
+	return ret;
+}
+
+int npa_ioctl_job_cancel(struct npa_file *nfile, void *data)
+{
+	struct npa_job_cancel *args = data;
+	struct npa_job *job;
+	struct fd f;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+	job = npa_job_from_fd(nfile, args->job_fd, &f, &ret);
+	if (!job)
+		return ret;
+	npa_sim_cancel(&nfile->ndev->sim, job);
+	fdput(f);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: jobs.
+ */
+#ifndef __NPA_JOB_H__
+#define __NPA_JOB_H__
+
+#include <linux/dma-fence.h>
+#include <linux/workqueue.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include "npa_buffer.h"
+
+struct npa_file;
+struct npa_model;
+
+/* Jobs of one open file that may be in flight at once (-EAGAIN beyond). */
+#define NPA_MAX_JOBS_PER_FILE	32
+
+/**
+ * struct npa_job - one run of a model
+ * @fence: signalled when the job ends.  Its reference count is the job's:
+ *	held by the job fd, by a sync_file, and by the queue while the job
+ *	is in flight.
+ * @free_work: frees the job in process context after the last put.
+ * @fence_lock: the fence's lock.
+ * @nfile: the submitting file (a reference).
+ * @model: the model (a reference).
+ * @imports: one per bound tensor, in the model's bind order.
+ * @offsets: where each bound tensor starts inside its buffer.
+ * @num_imports: entries in @imports and @offsets.
+ * @node: in the NPU queue.
+ * @wq: woken when the job ends (poll).
+ * @timeout_ns: the watchdog's limit for this job.
+ * @status: enum npa_job_status.
+ * @fault_op: the op that faulted.
+ * @fault_addr: the device address that faulted.
+ * @submit_ns: CLOCK_MONOTONIC times, see &struct npa_job_wait.
+ * @start_ns: see &struct npa_job_wait.
+ * @end_ns: see &struct npa_job_wait.
+ * @cancel: userspace asked to cancel it.
+ */
+struct npa_job {
+	struct dma_fence fence;
+	struct work_struct free_work;
+	/* Protects @fence's state (the dma_fence lock). */
+	spinlock_t fence_lock;
+	struct npa_file *nfile;
+	struct npa_model *model;
+	struct npa_import *imports;
+	u64 *offsets;
+	u32 num_imports;
+	struct list_head node;
+	wait_queue_head_t wq;
+	u64 timeout_ns;
+	u32 status;
+	u32 fault_op;
+	u64 fault_addr;
+	u64 submit_ns;
+	u64 start_ns;
+	u64 end_ns;
+	bool cancel;
+};
+
+void npa_job_get(struct npa_job *job);
+void npa_job_put(struct npa_job *job);
+void npa_job_started(struct npa_job *job);
+void npa_job_end(struct npa_job *job, u32 status);
+
+int npa_ioctl_job_submit(struct npa_file *nfile, void *data);
+int npa_ioctl_job_wait(struct npa_file *nfile, void *data);
+int npa_ioctl_job_cancel(struct npa_file *nfile, void *data);
+
+#endif /* __NPA_JOB_H__ */

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: models, i.e. planned graphs owned by an open file.
+ */
+
+/**
+ * DOC: models
+ *
+ * NPA_IOCTL_MODEL_CREATE copies a graph in, validates it, plans it and
+ * stores the result in the calling file's model table under a new handle.
+ * Handles are small integers local to the open file: another file cannot
+ * name, read or destroy them.  NPA_IOCTL_MODEL_PLAN reads the placements
+ * back and NPA_IOCTL_MODEL_DESTROY frees a model; closing the file frees
+ * the rest.
+ *
+ * Nothing is allocated before the counts are checked against the limits,
+ * and a failed call frees everything it allocated.  Each array comes with
+ * the element size userspace was built with, so elements can grow: a
+ * shorter element reads as zero-extended, a longer one must have a zero
+ * tail (copy_struct_from_user()).
+ */
+
+#include <linux/device.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+#include <linux/npa.h>
+
+#include "npa_carveout.h"
+#include "npa_drv.h"
+#include "npa_model.h"
+
+/**
+ * npa_model_free() - free a model that was never published
+ * @model: the model, or NULL.
+ *
+ * Context: Process context.
+ */
+void npa_model_free(struct npa_model *model)
+{
+	if (!model)
+		return;
+	if (model->arena)
+		npa_carveout_free(&model->ndev->carveout, model->arena);
+	npa_graph_plan_free(&model->plan);
+	kvfree(model->binds);
+	kvfree(model->tensors);
+	kvfree(model->ops);
+	kvfree(model->operands);
+	kvfree(model->scratch);
+	kfree(model);
+}
+
+static void npa_model_release(struct kref *ref)
+{
+	struct npa_model *model = container_of(ref, struct npa_model, ref);
+	struct npa_device *ndev = model->ndev;
+
+	mutex_lock(&ndev->lock);
+	list_del(&model->dev_node);
+	mutex_unlock(&ndev->lock);
+	npa_model_free(model);
+}
+
+/**
+ * npa_model_put() - drop a reference to a published model
+ * @model: the model.
+ *
+ * Context: Process context; sleeps when it frees the model.
+ */
+void npa_model_put(struct npa_model *model)
+{
+	kref_put(&model->ref, npa_model_release);
+}
+
+/**
+ * npa_model_lookup() - find one of a file's models and take a reference
+ * @nfile: the file.
+ * @handle: the handle.
+ *
+ * Context: Process context; takes @nfile->lock.
+ * Return: the model (put it with npa_model_put()), or NULL.
+ */
+struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle)
+{
+	struct npa_model *model;
+
+	mutex_lock(&nfile->lock);
+	model = xa_load(&nfile->models, handle);
+	if (model)
+		kref_get(&model->ref);
+	mutex_unlock(&nfile->lock);
+	return model;
+}
+
+/* The tensors bound to buffers at submit, in id order. */
+static int npa_model_binds(struct npa_model *m)
+{
+	const struct npa_graph *g = &m->graph;
+	u32 t, n = 0;
+
+	for (t = 0; t < g->num_tensors; t++)
+		n += !(m->plan.tensors[t].flags & NPA_PLACEMENT_ARENA);
+	m->num_binds = n;
+	if (!n)
+		return 0;
+	m->binds = kvmalloc_array(n, sizeof(*m->binds), GFP_KERNEL);
+	if (!m->binds)
+		return -ENOMEM;
+	for (t = 0, n = 0; t < g->num_tensors; t++)
+		if (!(m->plan.tensors[t].flags & NPA_PLACEMENT_ARENA))
+			m->binds[n++] = t;
+	return 0;
+}
+
+/*
+ * Check the counts and sizes of a create request before anything is
+ * allocated.
+ */
+static int npa_model_check_args(struct npa_device *ndev,
+				const struct npa_model_create *args)
+{
+	const struct npa_graph_limits *lim = &npa_graph_default_limits;
+	struct device *dev = ndev->misc.this_device;
+
+	if (args->flags & ~NPA_MODEL_CREATE_FLAGS_ALL) {
+		dev_dbg(dev, "model create: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->reserved) {
+		dev_dbg(dev, "model create: reserved is not zero\n");
+		return -EINVAL;
+	}
+	if (!args->num_tensors || !args->num_ops) {
+		dev_dbg(dev, "model create: no tensors or no ops\n");
+		return -EINVAL;
+	}
+	if (args->num_tensors > lim->max_tensors ||
+	    args->num_ops > lim->max_ops ||
+	    args->num_operands > lim->max_operands ||
+	    args->num_scratch > lim->max_scratch) {
+		dev_dbg(dev, "model create: a count is above its limit\n");
+		return -E2BIG;
+	}
+	if (!args->tensor_size || args->tensor_size > NPA_MAX_ELEM_SIZE ||
+	    !args->op_size || args->op_size > NPA_MAX_ELEM_SIZE ||
+	    (args->num_scratch && (!args->scratch_size ||
+				   args->scratch_size > NPA_MAX_ELEM_SIZE))) {
+		dev_dbg(dev, "model create: bad element size\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int npa_model_copy_in(struct npa_model *m,
+			     const struct npa_model_create *args)
+{
+	int ret;
+
+	m->tensors = npa_copy_user_array(args->tensors, args->num_tensors,
+					 args->tensor_size, sizeof(*m->tensors),
+					 &ret);
+	if (ret)
+		return ret;
+	m->ops = npa_copy_user_array(args->ops, args->num_ops, args->op_size,
+				     sizeof(*m->ops), &ret);
+	if (ret)
+		return ret;
+	m->operands = npa_copy_user_array(args->operands, args->num_operands,
+					  sizeof(*m->operands),
+					  sizeof(*m->operands), &ret);
+	if (ret)
+		return ret;
+	m->scratch = npa_copy_user_array(args->scratch, args->num_scratch,
+					 args->scratch_size, sizeof(*m->scratch),
+					 &ret);
+	if (ret)
+		return ret;
+
+	m->graph = (struct npa_graph){
+		.tensors = m->tensors, .ops = m->ops,
+		.operands = m->operands, .scratch = m->scratch,
+		.num_tensors = args->num_tensors, .num_ops = args->num_ops,
+		.num_operands = args->num_operands,
+		.num_scratch = args->num_scratch,
+	};
+	return 0;
+}
+
+/**
+ * npa_model_create() - validate and plan a graph; store it in @nfile
+ * @nfile: the owning file.
+ * @model: a model whose @graph is set; on success @nfile owns it, on
+ *	failure the caller still does.
+ * @flags: NPA_MODEL_* bits.
+ * @budget: planner work budget, 0 for the default.
+ * @report: out, may be NULL: the plan report, filled before the model is
+ *	published (after that, another thread may destroy it).
+ * @handle: out: the new handle.
+ *
+ * Context: Process context; sleeps.  Takes @nfile->lock.
+ * Return: 0, a validation errno (see npa_graph_validate()), -ENOSPC when
+ * the file holds NPA_MAX_MODELS_PER_FILE models or a private arena does
+ * not fit in the carveout, or -ENOMEM.
+ */
+int npa_model_create(struct npa_file *nfile, struct npa_model *model,
+		     u32 flags, u64 budget, struct npa_model_create *report,
+		     u32 *handle)
+{
+	struct device *dev = nfile->ndev->misc.this_device;
+	struct npa_graph_err err = { "graph", 0 };
+	int ret;
+
+	ret = npa_graph_validate(&model->graph, &npa_graph_default_limits, &err);
+	if (ret) {
+		dev_dbg(dev, "model create: %s[%u] is invalid (%d)\n",
+			err.what, err.index, ret);
+		return ret;
+	}
+	ret = npa_graph_plan(&model->graph, &npa_graph_default_limits, budget,
+			     &model->plan);
+	if (ret) {
+		dev_dbg(dev, "model create: planning failed (%d)\n", ret);
+		return ret;
+	}
+	model->flags = flags;
+	model->ndev = nfile->ndev;
+	kref_init(&model->ref);
+	ret = npa_model_binds(model);
+	if (ret)
+		return ret;
+	if ((flags & NPA_MODEL_PRIVATE_ARENA) && model->plan.arena_bytes) {
+		model->arena = npa_carveout_alloc(&model->ndev->carveout,
+						  model->plan.arena_bytes,
+						  "private arena");
+		if (!model->arena)
+			return -ENOSPC;
+	}
+
+	if (report)
+		npa_model_report(model, report);
+
+	/* On the device list first: once in @models, a destroy may race. */
+	mutex_lock(&model->ndev->lock);
+	list_add_tail(&model->dev_node, &model->ndev->models);
+	mutex_unlock(&model->ndev->lock);
+
+	mutex_lock(&nfile->lock);
+	ret = xa_alloc(&nfile->models, &model->handle, model,
+		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL);
+	if (!ret)
+		*handle = model->handle;
+	mutex_unlock(&nfile->lock);
+	if (!ret)
+		return 0;
+
+	mutex_lock(&model->ndev->lock);
+	list_del(&model->dev_node);
+	mutex_unlock(&model->ndev->lock);
+	return ret == -EBUSY ? -ENOSPC : ret;
+}
+
+/**
+ * npa_model_report() - fill the outputs of NPA_IOCTL_MODEL_CREATE
+ * @model: a planned model.
+ * @args: the ioctl argument.
+ *
+ * Context: Any context.
+ */
+void npa_model_report(const struct npa_model *model,
+		      struct npa_model_create *args)
+{
+	const struct npa_graph_plan *p = &model->plan;
+
+	args->handle = model->handle;
+	args->algorithm = p->algorithm;
+	args->arena_bytes = p->arena_bytes;
+	args->tensor_bytes = p->tensor_bytes;
+	args->lower_bound_bytes = p->lower_bound;
+	args->naive_bytes = p->naive_bytes;
+	args->scratch_requested_bytes = p->scratch_requested;
+	args->scratch_growth_bytes = p->scratch_growth;
+	args->scratch_growth_naive_bytes = p->scratch_growth_naive;
+	args->plan_ns = p->plan_ns;
+	args->num_buffers = p->num_buffers;
+}
+
+int npa_ioctl_model_create(struct npa_file *nfile, void *data)
+{
+	struct npa_model_create *args = data;
+	struct npa_model *model;
+	u32 handle;
+	int ret;
+
+	ret = npa_model_check_args(nfile->ndev, args);
+	if (ret)
+		return ret;
+
+	model = kzalloc(sizeof(*model), GFP_KERNEL);
+	if (!model)
+		return -ENOMEM;
+	ret = npa_model_copy_in(model, args);
+	if (ret)
+		goto err_free;
+	ret = npa_model_create(nfile, model, args->flags, args->budget, args,
+			       &handle);
+	if (ret)
+		goto err_free;
+	args->handle = handle;
+	return 0;
+
+err_free:
+	npa_model_free(model);
+	return ret;
+}
+
+static int npa_copy_placements(u64 uptr, u32 room, u32 usize,
+			       const struct npa_placement *src, u32 count)
+{
+	u8 __user *dst = u64_to_user_ptr(uptr);
+	size_t ksize = sizeof(*src);
+	u32 i, n = min(room, count);
+
+	if (!uptr || !n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (copy_to_user(dst + (size_t)i * usize, &src[i], min_t(size_t, usize, ksize)))
+			return -EFAULT;
+		if (usize > ksize &&
+		    clear_user(dst + (size_t)i * usize + ksize, usize - ksize))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+int npa_ioctl_model_plan(struct npa_file *nfile, void *data)
+{
+	struct npa_model_plan *args = data;
+	struct npa_model *model;
+	int ret;
+
+	if ((args->tensors || args->scratch) &&
+	    (!args->placement_size || args->placement_size > NPA_MAX_ELEM_SIZE))
+		return -EINVAL;
+
+	mutex_lock(&nfile->lock);
+	model = xa_load(&nfile->models, args->handle);
+	if (!model) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	ret = npa_copy_placements(args->tensors, args->num_tensors,
+				  args->placement_size, model->plan.tensors,
+				  model->graph.num_tensors);
+	if (!ret)
+		ret = npa_copy_placements(args->scratch, args->num_scratch,
+					  args->placement_size,
+					  model->plan.scratch,
+					  model->graph.num_scratch);
+	args->num_tensors = model->graph.num_tensors;
+	args->num_scratch = model->graph.num_scratch;
+out_unlock:
+	mutex_unlock(&nfile->lock);
+	return ret;
+}
+
+int npa_ioctl_model_destroy(struct npa_file *nfile, void *data)
+{
+	struct npa_model_destroy *args = data;
+	struct npa_model *model;
+
+	if (args->pad)
+		return -EINVAL;
+	mutex_lock(&nfile->lock);
+	model = xa_erase(&nfile->models, args->handle);
+	mutex_unlock(&nfile->lock);
+	if (!model)
+		return -ENOENT;
+	/* Jobs still running it hold their own references. */
+	npa_model_put(model);
+	return 0;
+}
+
+/**
+ * npa_model_release_all() - free every model of a closing file
+ * @nfile: the file.
+ *
+ * Context: Process context; no other user of @nfile is left.
+ */
+void npa_model_release_all(struct npa_file *nfile)
+{
+	struct npa_model *model;
+	unsigned long handle;
+
+	xa_for_each(&nfile->models, handle, model) {
+		xa_erase(&nfile->models, handle);
+		npa_model_put(model);
+	}
+	xa_destroy(&nfile->models);
+}
+
+/**
+ * npa_model_show_all() - debugfs: every live model's plan
+ * @ndev: the device.
+ * @m: the debugfs file.
+ *
+ * Context: Process context; takes @ndev->lock.
+ */
+void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
+{
+	struct npa_model *model;
+	u32 t;
+
+	mutex_lock(&ndev->lock);
+	list_for_each_entry(model, &ndev->models, dev_node) {
+		const struct npa_graph_plan *p = &model->plan;
+
+		seq_printf(m, "model %u: %u tensors %u ops arena %llu tensors %llu lower bound %llu naive %llu scratch %llu growth %llu (naive %llu)%s\n",
+			   model->handle, model->graph.num_tensors,
+			   model->graph.num_ops, p->arena_bytes, p->tensor_bytes,
+			   p->lower_bound, p->naive_bytes, p->scratch_requested,
+			   p->scratch_growth, p->scratch_growth_naive,
+			   model->arena ? " private" : "");
+		for (t = 0; t < model->graph.num_tensors; t++) {
+			const struct npa_placement *pl = &p->tensors[t];
+
+			if (pl->flags & NPA_PLACEMENT_ARENA)
+				seq_printf(m, "  t%u %#llx+%llu [%u,%u) buf %u\n", t,
+					   pl->offset, pl->size, pl->lo, pl->hi,
+					   pl->buffer);
+		}
+	}
+	mutex_unlock(&ndev->lock);
+}
+
+/**
+ * npa_model_arena_stats() - what the models' activation arenas take
+ * @ndev: the device.
+ * @shared: out: the shared arena (the largest model that uses it).
+ * @private: out: the private arenas together.
+ * @need_private: out: what a private arena for every model would take.
+ *
+ * Context: Process context; takes @ndev->lock.
+ */
+void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
+			   u64 *need_private)
+{
+	struct npa_model *model;
+
+	*shared = *private = *need_private = 0;
+	mutex_lock(&ndev->lock);
+	list_for_each_entry(model, &ndev->models, dev_node) {
+		u64 bytes = PAGE_ALIGN(model->plan.arena_bytes);
+
+		*need_private += bytes;
+		if (model->arena)
+			*private += bytes;
+		else
+			*shared = max(*shared, bytes);
+	}
+	mutex_unlock(&ndev->lock);
+}

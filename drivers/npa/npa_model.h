@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: models, i.e. planned graphs owned by an open file.
+ */
+#ifndef __NPA_MODEL_H__
+#define __NPA_MODEL_H__
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "npa_graph.h"
+
+struct npa_file;
+struct npa_device;
+struct npa_region;
+struct seq_file;
+
+/* Most models one open file may hold (-ENOSPC beyond). */
+#define NPA_MAX_MODELS_PER_FILE	64
+
+/**
+ * struct npa_model - a validated, planned graph
+ * @handle: its id in the owning file's model table.
+ * @flags: NPA_MODEL_* from creation.
+ * @graph: the kernel's copy of the graph; the arrays below back it.
+ * @tensors: tensor descriptors.
+ * @ops: operators.
+ * @operands: operand ids.
+ * @scratch: scratch requests.
+ * @plan: placements and the plan report.
+ * @ref: held by the file's model table and by every job that runs it.
+ * @ndev: the device.
+ * @dev_node: in &npa_device.models.
+ * @binds: ids of the tensors bound to buffers at submit (inputs, outputs,
+ *	constants, persistent), in id order.
+ * @num_binds: entries in @binds.
+ * @arena: the private arena (NPA_MODEL_PRIVATE_ARENA), else NULL.
+ */
+struct npa_model {
+	struct kref ref;
+	struct npa_device *ndev;
+	struct list_head dev_node;
+	u32 *binds;
+	u32 num_binds;
+	struct npa_region *arena;
+	u32 handle;
+	u32 flags;
+	struct npa_graph graph;
+	struct npa_tensor_desc *tensors;
+	struct npa_op_desc *ops;
+	u32 *operands;
+	struct npa_scratch_desc *scratch;
+	struct npa_graph_plan plan;
+};
+
+int npa_model_create(struct npa_file *nfile, struct npa_model *model,
+		     u32 flags, u64 budget, struct npa_model_create *report,
+		     u32 *handle);
+void npa_model_free(struct npa_model *model);
+void npa_model_put(struct npa_model *model);
+struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle);
+void npa_model_show_all(struct npa_device *ndev, struct seq_file *m);
+void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
+			   u64 *need_private);
+void npa_model_release_all(struct npa_file *nfile);
+void npa_model_report(const struct npa_model *model,
+		      struct npa_model_create *args);
+
+int npa_ioctl_model_create(struct npa_file *nfile, void *data);
+int npa_ioctl_model_plan(struct npa_file *nfile, void *data);
+int npa_ioctl_model_destroy(struct npa_file *nfile, void *data);
+
+#endif /* __NPA_MODEL_H__ */

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: the simulated NPU.
+ */
+
+/**
+ * DOC: simulated NPU
+ *
+ * The NPU has one job queue and runs jobs in order on an ordered
+ * workqueue, one operator after the other, with the integer kernels of
+ * npa_exec.c.  It has its own device address space: the carveout at
+ * %NPA_VA_CARVEOUT and every foreign dma-buf a job binds in a 4 GiB slot
+ * from %NPA_VA_IMPORT.  Every operand of every operator is reached by its
+ * device address (arena base + planned offset, or buffer base + binding
+ * offset) and translated through the job's region table: the model's
+ * arena and the buffers the job bound, nothing else.  An address range
+ * outside them faults the job (%NPA_JOB_FAULT, with the address and the
+ * operator) before anything is touched.
+ *
+ * Before each operator runs, its scratch buffers are filled with
+ * %NPA_SIM_POISON, so that a planning error (scratch overlapping a live
+ * tensor) shows up as wrong results instead of passing by luck.
+ *
+ * A watchdog (delayed work) armed with the job's timeout stops a job that
+ * runs too long at its next operator, or wakes an injected hang, and
+ * counts a reset; the job ends with %NPA_JOB_TIMEOUT.  Writing to the
+ * debugfs file ``reset`` resets the NPU: the running job ends with
+ * %NPA_JOB_ABORTED.  Queued jobs are not affected by either.
+ * ``inject_fault`` and ``inject_hang`` make the next N jobs fault on a bad
+ * address or hang.
+ *
+ * Activation arenas: jobs run one at a time, so models share one
+ * activation arena per queue, sized to the largest model that uses it;
+ * the runner (re)allocates it before a job that needs more.  A model
+ * created with %NPA_MODEL_PRIVATE_ARENA has its own.
+ */
+
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/npa.h>
+
+#include "npa_drv.h"
+#include "npa_exec.h"
+#include "npa_graph.h"
+#include "npa_job.h"
+#include "npa_model.h"
+#include "npa_sim.h"
+
+/* One translatable range of the NPU's address space for the running job. */
+struct npa_sim_range {
+	u64 va;
+	u64 size;
+	void *vaddr;
+};
+
+struct npa_sim_run {
+	struct npa_sim *sim;
+	struct npa_job *job;
+	struct npa_sim_range *ranges;
+	u32 num_ranges;
+	u64 arena_va;
+	u64 *bind_va;		/* per tensor id: bound tensors' addresses */
+	bool fault_next;
+};
+
+static void *npa_sim_translate(struct npa_sim_run *r, u64 va, u64 size)
+{
+	u32 i;
+
+	for (i = 0; i < r->num_ranges; i++) {
+		const struct npa_sim_range *rg = &r->ranges[i];
+
+		if (va >= rg->va && va - rg->va <= rg->size &&
+		    size <= rg->size - (va - rg->va))
+			return rg->vaddr + (va - rg->va);
+	}
+	return NULL;
+}
+
+/* Largest activation arena among the models that share the queue's. */
+static u64 npa_sim_shared_need(struct npa_device *ndev)
+{
+	struct npa_model *model;
+	u64 need = 0;
+
+	mutex_lock(&ndev->lock);
+	list_for_each_entry(model, &ndev->models, dev_node)
+		if (!model->arena)
+			need = max(need, model->plan.arena_bytes);
+	mutex_unlock(&ndev->lock);
+	return need;
+}
+
+static struct npa_region *npa_sim_arena(struct npa_sim *sim,
+					struct npa_model *model)
+{
+	struct npa_carveout *co = &sim->ndev->carveout;
+	u64 need;
+
+	if (model->arena)
+		return model->arena;
+	if (sim->arena && sim->arena->size >= model->plan.arena_bytes)
+		return sim->arena;
+	need = max(npa_sim_shared_need(sim->ndev), model->plan.arena_bytes);
+	npa_carveout_free(co, sim->arena);
+	sim->arena = npa_carveout_alloc(co, need, "shared arena");
+	return sim->arena;
+}
+
+static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
+{
+	struct npa_job *job = r->job;
+	struct npa_model *model = job->model;
+	struct npa_carveout *co = &r->sim->ndev->carveout;
+	u32 i;
+
+	r->ranges = kcalloc(job->num_imports + 1, sizeof(*r->ranges), GFP_KERNEL);
+	r->bind_va = kvcalloc(model->graph.num_tensors, sizeof(*r->bind_va),
+			      GFP_KERNEL);
+	if (!r->ranges || !r->bind_va)
+		return -ENOMEM;
+
+	r->arena_va = NPA_VA_CARVEOUT + (arena ? arena->offset : 0);
+	if (arena)
+		r->ranges[r->num_ranges++] = (struct npa_sim_range){
+			r->arena_va, arena->size, arena->vaddr };
+	for (i = 0; i < job->num_imports; i++) {
+		struct npa_import *imp = &job->imports[i];
+		u64 va = NPA_VA_IMPORT + i * NPA_VA_IMPORT_STRIDE;
+
+		/* npa's own buffers sit in the carveout's address range. */
+		if (!imp->attach)
+			va = NPA_VA_CARVEOUT + (imp->vaddr - co->vaddr);
+		r->ranges[r->num_ranges++] = (struct npa_sim_range){
+			va, imp->size, imp->vaddr };
+		r->bind_va[model->binds[i]] = va + job->offsets[i];
+	}
+	return 0;
+}
+
+/* Device address and size of tensor @t for the running job. */
+static void npa_sim_tensor(struct npa_sim_run *r, u32 t, u64 *va, u64 *size)
+{
+	const struct npa_model *model = r->job->model;
+	const struct npa_placement *p = &model->plan.tensors[t];
+
+	*size = npa_tensor_bytes(&model->graph.tensors[t]);
+	if (p->flags & NPA_PLACEMENT_ARENA)
+		*va = r->arena_va + p->offset;
+	else
+		*va = r->bind_va[t];
+	if (r->fault_next) {
+		/* Injected fault: an address outside everything mapped. */
+		*va += 1ULL << 44;
+		r->fault_next = false;
+	}
+}
+
+/* Translate @n operands of op @i; on a fault record it in the job. */
+static int npa_sim_operands(struct npa_sim_run *r, u32 i, const u32 *ids,
+			    u32 n, struct npa_exec_operand *out)
+{
+	const struct npa_model *model = r->job->model;
+	u32 k;
+	u64 va;
+
+	for (k = 0; k < n; k++) {
+		npa_sim_tensor(r, ids[k], &va, &out[k].size);
+		out[k].desc = &model->graph.tensors[ids[k]];
+		out[k].ptr = npa_sim_translate(r, va, out[k].size);
+		if (!out[k].ptr) {
+			r->job->fault_op = i;
+			r->job->fault_addr = va;
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+static u32 npa_sim_abort_reason(struct npa_sim *sim, struct npa_job *job)
+{
+	u32 abort;
+
+	spin_lock(&sim->lock);
+	abort = sim->abort;
+	spin_unlock(&sim->lock);
+	if (!abort && READ_ONCE(job->cancel))
+		abort = NPA_JOB_ABORTED;
+	return abort;
+}
+
+static u32 npa_sim_exec(struct npa_sim_run *r, struct npa_exec_operand *ops)
+{
+	const struct npa_model *model = r->job->model;
+	const struct npa_graph *g = &model->graph;
+	u32 i, k, abort;
+
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+		struct npa_exec_operand *in = ops;
+		struct npa_exec_operand *out = in + op->num_inputs;
+		struct npa_exec_operand *sc = out + op->num_outputs;
+
+		abort = npa_sim_abort_reason(r->sim, r->job);
+		if (abort)
+			return abort;
+		if (npa_sim_operands(r, i, &g->operands[op->first_input],
+				     op->num_inputs, in) ||
+		    npa_sim_operands(r, i, &g->operands[op->first_output],
+				     op->num_outputs, out))
+			return NPA_JOB_FAULT;
+		for (k = 0; k < op->num_scratch; k++) {
+			const struct npa_placement *p =
+				&model->plan.scratch[op->first_scratch + k];
+			u64 va = r->arena_va + p->offset;
+
+			sc[k].desc = NULL;
+			sc[k].size = p->size;
+			sc[k].ptr = npa_sim_translate(r, va, p->size);
+			if (!sc[k].ptr) {
+				r->job->fault_op = i;
+				r->job->fault_addr = va;
+				return NPA_JOB_FAULT;
+			}
+			memset(sc[k].ptr, NPA_SIM_POISON, p->size);
+		}
+		if (npa_exec_op(op, in, op->num_inputs, out, op->num_outputs,
+				sc, op->num_scratch)) {
+			r->job->fault_op = i;
+			return NPA_JOB_ABORTED;
+		}
+		cond_resched();
+	}
+	return NPA_JOB_DONE;
+}
+
+static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
+{
+	const struct npa_graph *g = &job->model->graph;
+	struct npa_sim_run r = { .sim = sim, .job = job };
+	struct npa_exec_operand *ops = NULL;
+	struct npa_region *arena = NULL;
+	u32 status = NPA_JOB_ABORTED, i, most = 0;
+
+	if (job->model->plan.arena_bytes) {
+		arena = npa_sim_arena(sim, job->model);
+		if (!arena)
+			goto out;
+	}
+	if (npa_sim_build_ranges(&r, arena))
+		goto out;
+	for (i = 0; i < g->num_ops; i++)
+		most = max(most, g->ops[i].num_inputs + g->ops[i].num_outputs +
+			   g->ops[i].num_scratch);
+	ops = kvcalloc(most, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		goto out;
+
+	spin_lock(&sim->lock);
+	if (sim->inject_fault) {
+		sim->inject_fault--;
+		r.fault_next = true;
+	}
+	if (sim->inject_hang) {
+		sim->inject_hang--;
+		spin_unlock(&sim->lock);
+		/* Hung: only the watchdog or a reset gets us out. */
+		wait_event(sim->hang_wq, npa_sim_abort_reason(sim, job));
+		status = npa_sim_abort_reason(sim, job);
+		goto out;
+	}
+	spin_unlock(&sim->lock);
+
+	status = npa_sim_exec(&r, ops);
+out:
+	kvfree(ops);
+	kvfree(r.bind_va);
+	kfree(r.ranges);
+	return status;
+}
+
+static void npa_sim_work(struct work_struct *work)
+{
+	struct npa_sim *sim = container_of(work, struct npa_sim, work);
+	struct npa_job *job;
+	u32 status;
+
+	for (;;) {
+		spin_lock(&sim->lock);
+		job = list_first_entry_or_null(&sim->queue, struct npa_job, node);
+		if (job) {
+			list_del_init(&job->node);
+			sim->running = job;
+			sim->abort = 0;
+		}
+		spin_unlock(&sim->lock);
+		if (!job)
+			return;
+
+		npa_job_started(job);
+		mod_delayed_work(system_wq, &sim->watchdog,
+				 nsecs_to_jiffies(job->timeout_ns));
+		status = npa_sim_run_job(sim, job);
+		cancel_delayed_work(&sim->watchdog);
+
+		spin_lock(&sim->lock);
+		sim->running = NULL;
+		sim->abort = 0;
+		spin_unlock(&sim->lock);
+
+		if (status == NPA_JOB_DONE)
+			atomic64_inc(&sim->jobs_done);
+		else
+			atomic64_inc(&sim->jobs_failed);
+		npa_job_end(job, status);
+	}
+}
+
+static void npa_sim_watchdog(struct work_struct *work)
+{
+	struct npa_sim *sim = container_of(to_delayed_work(work), struct npa_sim,
+					   watchdog);
+
+	spin_lock(&sim->lock);
+	if (sim->running && !sim->abort) {
+		sim->abort = NPA_JOB_TIMEOUT;
+		atomic64_inc(&sim->resets);
+	}
+	spin_unlock(&sim->lock);
+	wake_up_all(&sim->hang_wq);
+}
+
+/**
+ * npa_sim_reset() - reset the NPU: the running job ends ABORTED
+ * @sim: the NPU.
+ *
+ * Context: Any context but hard irq.
+ */
+void npa_sim_reset(struct npa_sim *sim)
+{
+	spin_lock(&sim->lock);
+	if (sim->running && !sim->abort)
+		sim->abort = NPA_JOB_ABORTED;
+	atomic64_inc(&sim->resets);
+	spin_unlock(&sim->lock);
+	wake_up_all(&sim->hang_wq);
+}
+
+/**
+ * npa_sim_queue() - queue a job; the queue holds a reference until it ends
+ * @sim: the NPU.
+ * @job: a job with everything bound.
+ *
+ * Context: Any context but hard irq.
+ */
+void npa_sim_queue(struct npa_sim *sim, struct npa_job *job)
+{
+	npa_job_get(job);
+	spin_lock(&sim->lock);
+	list_add_tail(&job->node, &sim->queue);
+	spin_unlock(&sim->lock);
+	queue_work(sim->wq, &sim->work);
+}
+
+/**
+ * npa_sim_cancel() - cancel a job: queued, it ends now; running, at its
+ *	next operator (or at once if it hangs)
+ * @sim: the NPU.
+ * @job: the job.
+ *
+ * Context: Process context.
+ */
+void npa_sim_cancel(struct npa_sim *sim, struct npa_job *job)
+{
+	bool queued = false;
+
+	spin_lock(&sim->lock);
+	if (!list_empty(&job->node)) {
+		list_del_init(&job->node);
+		queued = true;
+	} else if (sim->running == job) {
+		WRITE_ONCE(job->cancel, true);
+	}
+	spin_unlock(&sim->lock);
+	wake_up_all(&sim->hang_wq);
+	if (queued) {
+		atomic64_inc(&sim->jobs_failed);
+		npa_job_end(job, NPA_JOB_ABORTED);
+	}
+}
+
+/**
+ * npa_sim_cancel_file() - cancel every job of a closing file
+ * @sim: the NPU.
+ * @nfile: the file.
+ *
+ * Context: Process context.
+ */
+void npa_sim_cancel_file(struct npa_sim *sim, struct npa_file *nfile)
+{
+	struct npa_job *job, *tmp;
+	LIST_HEAD(cancelled);
+
+	spin_lock(&sim->lock);
+	list_for_each_entry_safe(job, tmp, &sim->queue, node)
+		if (job->nfile == nfile)
+			list_move_tail(&job->node, &cancelled);
+	if (sim->running && sim->running->nfile == nfile)
+		WRITE_ONCE(sim->running->cancel, true);
+	spin_unlock(&sim->lock);
+	wake_up_all(&sim->hang_wq);
+
+	list_for_each_entry_safe(job, tmp, &cancelled, node) {
+		list_del_init(&job->node);
+		atomic64_inc(&sim->jobs_failed);
+		npa_job_end(job, NPA_JOB_ABORTED);
+	}
+}
+
+/**
+ * npa_sim_arena_bytes() - size of the shared activation arena
+ * @sim: the NPU.
+ *
+ * Context: Process context.
+ * Return: bytes; racy, for reports only.
+ */
+u64 npa_sim_arena_bytes(struct npa_sim *sim)
+{
+	return npa_sim_shared_need(sim->ndev);
+}
+
+int npa_sim_init(struct npa_sim *sim, struct npa_device *ndev)
+{
+	sim->ndev = ndev;
+	spin_lock_init(&sim->lock);
+	INIT_LIST_HEAD(&sim->queue);
+	INIT_WORK(&sim->work, npa_sim_work);
+	INIT_DELAYED_WORK(&sim->watchdog, npa_sim_watchdog);
+	init_waitqueue_head(&sim->hang_wq);
+	sim->wq = alloc_ordered_workqueue("npa-sim", 0);
+	return sim->wq ? 0 : -ENOMEM;
+}
+
+void npa_sim_fini(struct npa_sim *sim)
+{
+	if (!sim->wq)
+		return;
+	/* No file is open, so no job is left; make sure the runner is idle. */
+	flush_workqueue(sim->wq);
+	destroy_workqueue(sim->wq);
+	cancel_delayed_work_sync(&sim->watchdog);
+	npa_carveout_free(&sim->ndev->carveout, sim->arena);
+	sim->arena = NULL;
+	sim->wq = NULL;
+}

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end tests of buffers and jobs on the simulated NPU: dma-buf
+ * export and import (udmabuf), submit, wait, poll, fences, cancel,
+ * timeouts, faults, resets, limits and several processes at once.  Runs
+ * inside QEMU on the test kernel; TAP out; exit status = failures.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/udmabuf.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libnpa.h"
+#include "tap.h"
+
+#define DBG "/sys/kernel/debug/npa0/"
+#define N 256		/* bytes of each tensor: [1, 4, 8, 8] int8 */
+#define SEC 1000000000LL
+
+/*
+ * x (input) -relu-> a -leaky in place-> b; y (output) = add(b, x).
+ * So y = clamp(max(x, 0) + x).
+ */
+static struct npa_tensor_desc tensors[4];
+static struct npa_op_desc ops[3];
+static __u32 operands[] = { 0, 1, 1, 2, 2, 0, 3 };
+static const struct npa_graph_desc graph = { tensors, ops, operands, NULL, 4, 3, 7, 0 };
+
+static void graph_init(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
+						       .dtype = NPA_DTYPE_INT8 };
+	tensors[0].flags = NPA_TENSOR_INPUT;
+	tensors[3].flags = NPA_TENSOR_OUTPUT;
+	ops[0] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION, .first_input = 0,
+		.num_inputs = 1, .first_output = 1, .num_outputs = 1,
+		.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
+	ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
+		.flags = NPA_OP_INPLACE, .first_input = 2, .num_inputs = 1,
+		.first_output = 3, .num_outputs = 1,
+		.params = { [NPA_P_ACT] = NPA_ACT_LEAKY } };
+	ops[2] = (struct npa_op_desc){ .kind = NPA_OP_ADD, .first_input = 4,
+		.num_inputs = 2, .first_output = 6, .num_outputs = 1 };
+}
+
+static int clamp8(int v)
+{
+	return v < -128 ? -128 : v > 127 ? 127 : v;
+}
+
+static void debugfs_write(const char *file, const char *val)
+{
+	int fd = open(file, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, val, strlen(val)) < 0)
+			perror(file);
+		close(fd);
+	}
+}
+
+struct io {
+	int in, out;		/* dma-buf fds */
+	int8_t *x, *y;
+};
+
+static int io_create(int fd, struct io *io, int seed)
+{
+	int i;
+
+	io->in = npa_buffer_create(fd, N);
+	io->out = npa_buffer_create(fd, N);
+	if (io->in < 0 || io->out < 0)
+		return -1;
+	io->x = npa_buffer_map(io->in, 4096);
+	io->y = npa_buffer_map(io->out, 4096);
+	if (!io->x || !io->y)
+		return -1;
+	npa_buffer_sync(io->in, 1);
+	for (i = 0; i < N; i++)
+		io->x[i] = (int8_t)((i * 37 + seed * 11) & 0xff);
+	npa_buffer_sync(io->in, 0);
+	return 0;
+}
+
+static void io_destroy(struct io *io)
+{
+	npa_buffer_unmap(io->x, 4096);
+	npa_buffer_unmap(io->y, 4096);
+	close(io->in);
+	close(io->out);
+}
+
+static int io_check(const struct io *io)
+{
+	int i, bad = 0;
+
+	npa_buffer_sync(io->out, 1);
+	for (i = 0; i < N; i++) {
+		int x = io->x[i];
+
+		bad += io->y[i] != clamp8((x > 0 ? x : 0) + x);
+	}
+	npa_buffer_sync(io->out, 0);
+	return bad;
+}
+
+static int submit(int fd, int model, const struct io *io, __u64 timeout, int *fence)
+{
+	struct npa_binding b[2] = { { .fd = io->in }, { .fd = io->out } };
+
+	return npa_job_submit(fd, model, b, 2, timeout, fence);
+}
+
+static void test_buffers(int fd)
+{
+	unsigned char *p;
+	int b, ret, i, zero = 1, n;
+	int fds[300];
+
+	b = npa_buffer_create(fd, 10000);
+	tap_ok(b >= 0, "buffer create (%d)", b);
+	p = npa_buffer_map(b, 12288);
+	tap_ok(p != NULL, "mmap the whole (page-rounded) buffer");
+	if (p) {
+		for (i = 0; i < 12288; i++)
+			zero &= !p[i];
+		tap_ok(zero, "a new buffer is zeroed");
+		tap_ok(npa_buffer_sync(b, 1) == 0, "DMA_BUF_IOCTL_SYNC start");
+		memset(p, 0x5a, 12288);
+		tap_ok(npa_buffer_sync(b, 0) == 0, "DMA_BUF_IOCTL_SYNC end");
+		npa_buffer_unmap(p, 12288);
+	}
+	p = mmap(NULL, 16384, PROT_READ, MAP_SHARED, b, 0);
+	tap_ok(p == MAP_FAILED, "mmap past the end fails");
+	close(b);
+
+	ret = npa_buffer_create(fd, 0);
+	tap_ok(ret == -EINVAL, "zero-size buffer fails with EINVAL (%d)", ret);
+	ret = npa_buffer_create(fd, 1ULL << 40);
+	tap_ok(ret == -EINVAL, "buffer larger than the carveout fails with EINVAL (%d)", ret);
+	{
+		struct npa_buffer_create a = { .size = 4096, .flags = 1 };
+
+		ret = npa_ioctl(fd, NPA_IOCTL_BUFFER_CREATE, &a);
+		tap_ok(ret == -EINVAL, "buffer flags fail with EINVAL (%d)", ret);
+		a.flags = 0;
+		a.reserved = 1;
+		ret = npa_ioctl(fd, NPA_IOCTL_BUFFER_CREATE, &a);
+		tap_ok(ret == -EINVAL, "buffer reserved field fails with EINVAL (%d)", ret);
+	}
+
+	/* Per-file limit: 256 live buffers. */
+	for (n = 0; n < 300; n++) {
+		fds[n] = npa_buffer_create(fd, 4096);
+		if (fds[n] < 0)
+			break;
+	}
+	tap_ok(n == 256 && fds[n] == -EMFILE, "buffer 257 fails with EMFILE (%d at %d)",
+	       n < 300 ? fds[n] : 0, n);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	b = npa_buffer_create(fd, 4096);
+	tap_ok(b >= 0, "closing buffers frees the quota (%d)", b);
+	close(b);
+}
+
+static void test_job(int fd, int model)
+{
+	struct npa_job_wait w;
+	struct pollfd pfd[2];
+	struct io io;
+	int job, fence = -1, ret;
+
+	if (io_create(fd, &io, 1)) {
+		tap_ok(0, "buffers for a job");
+		return;
+	}
+	job = submit(fd, model, &io, 0, &fence);
+	tap_ok(job >= 0 && fence >= 0, "submit returns a job fd and a fence (%d %d)", job, fence);
+	if (job < 0)
+		return;
+	pfd[0] = (struct pollfd){ .fd = job, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = fence, .events = POLLIN };
+	ret = poll(pfd, 2, 20000);
+	ret = poll(pfd, 2, 20000);
+	tap_ok(ret == 2 && (pfd[0].revents & POLLIN) && (pfd[1].revents & POLLIN),
+	       "job fd and sync_file poll readable when the job ends (%d)", ret);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE, "wait: done (%d, %s)", ret,
+	       npa_job_status_name(w.status));
+	tap_ok(w.submit_ns && w.submit_ns <= w.start_ns && w.start_ns <= w.end_ns,
+	       "timings are ordered (%llu us on the NPU)",
+	       (unsigned long long)(w.end_ns - w.start_ns) / 1000);
+	tap_ok(io_check(&io) == 0, "outputs are right");
+	ret = npa_job_wait(fd, job, 0, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE, "waiting again on an ended job (%d)", ret);
+	close(fence);
+	close(job);
+	io_destroy(&io);
+}
+
+static void test_submit_invalid(int fd, int model)
+{
+	struct npa_binding b[2];
+	struct npa_job_submit a;
+	struct io io;
+	int ret, nul = open("/dev/null", O_RDONLY);
+
+	io_create(fd, &io, 2);
+	b[0] = (struct npa_binding){ .fd = io.in };
+	b[1] = (struct npa_binding){ .fd = io.out };
+	ret = npa_job_submit(fd, 999, b, 2, 0, NULL);
+	tap_ok(ret == -ENOENT, "unknown model fails with ENOENT (%d)", ret);
+	ret = npa_job_submit(fd, model, b, 1, 0, NULL);
+	tap_ok(ret == -EINVAL, "too few bindings fail with EINVAL (%d)", ret);
+	b[0].fd = nul;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -EBADF, "a non-dma-buf fd fails with EBADF (%d)", ret);
+	b[0].fd = -1;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -EBADF, "fd -1 fails with EBADF (%d)", ret);
+	b[0].fd = io.in;
+	b[0].offset = 4000;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -ERANGE, "a tensor past its buffer's end fails with ERANGE (%d)", ret);
+	b[0].offset = ~0ULL;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -ERANGE, "an overflowing offset fails with ERANGE (%d)", ret);
+	b[0].offset = 0;
+	b[0].pad = 1;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -EINVAL, "binding pad fails with EINVAL (%d)", ret);
+	b[0].pad = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.model = model;
+	a.bindings = 16;
+	a.num_bindings = 2;
+	a.binding_size = sizeof(b[0]);
+	ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &a);
+	tap_ok(ret == -EFAULT, "bad bindings pointer fails with EFAULT (%d)", ret);
+	a.bindings = (uintptr_t)b;
+	a.flags = 1U << 7;
+	ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &a);
+	tap_ok(ret == -EINVAL, "unknown submit flag fails with EINVAL (%d)", ret);
+	a.flags = 0;
+	a.reserved = 3;
+	ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &a);
+	tap_ok(ret == -EINVAL, "submit reserved field fails with EINVAL (%d)", ret);
+
+	ret = npa_job_wait(fd, io.in, 0, NULL);
+	tap_ok(ret == -EINVAL, "waiting on a dma-buf fd fails with EINVAL (%d)", ret);
+	ret = npa_job_wait(fd, 1000, 0, NULL);
+	tap_ok(ret == -EBADF, "waiting on a closed fd fails with EBADF (%d)", ret);
+	close(nul);
+	io_destroy(&io);
+}
+
+/* Another file's job fd is not ours to wait on or cancel. */
+static void test_isolation(int fd, int model)
+{
+	int fd2 = npa_open(NULL), job, ret;
+	struct io io;
+
+	io_create(fd, &io, 3);
+	job = submit(fd, model, &io, 0, NULL);
+	ret = npa_job_wait(fd2, job, npa_now_ns() + SEC, NULL);
+	tap_ok(ret == -EPERM, "another file cannot wait on the job (%d)", ret);
+	ret = npa_job_cancel(fd2, job);
+	tap_ok(ret == -EPERM, "another file cannot cancel the job (%d)", ret);
+	ret = npa_job_submit(fd2, model, NULL, 0, 0, NULL);
+	tap_ok(ret == -ENOENT, "another file cannot run the model (%d)", ret);
+	npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, NULL);
+	close(job);
+	close(fd2);
+	io_destroy(&io);
+}
+
+static void test_faults(int fd, int model)
+{
+	struct npa_job_wait w;
+	struct io io;
+	int job, job2, ret;
+	char before[32] = "", after[32] = "";
+	FILE *f;
+
+	io_create(fd, &io, 4);
+
+	debugfs_write(DBG "inject_fault", "1");
+	job = submit(fd, model, &io, 0, NULL);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_FAULT && w.fault_addr,
+	       "injected bad address: fault at %#llx in op %u (%s)",
+	       (unsigned long long)w.fault_addr, w.op, npa_job_status_name(w.status));
+	close(job);
+
+	f = fopen("/sys/bus/platform/devices/npa-sim/resets", "r");
+	if (f) {
+		if (!fgets(before, sizeof(before), f))
+			before[0] = 0;
+		fclose(f);
+	}
+	debugfs_write(DBG "inject_hang", "1");
+	job = submit(fd, model, &io, 300000000ULL, NULL);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 100000000LL, &w);
+	tap_ok(ret == -ETIME, "waiting 100 ms on a hung job: ETIME (%d)", ret);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_TIMEOUT,
+	       "hung job with a 300 ms timeout ends in TIMEOUT (%d, %s)", ret,
+	       npa_job_status_name(w.status));
+	close(job);
+	f = fopen("/sys/bus/platform/devices/npa-sim/resets", "r");
+	if (f) {
+		if (!fgets(after, sizeof(after), f))
+			after[0] = 0;
+		fclose(f);
+	}
+	tap_ok(atoi(after) == atoi(before) + 1, "the watchdog counted a reset (%d -> %d)",
+	       atoi(before), atoi(after));
+
+	job = submit(fd, model, &io, 0, NULL);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !io_check(&io),
+	       "the NPU works again after the timeout (%s)", npa_job_status_name(w.status));
+	close(job);
+
+	/* A hang, a queued job behind it; cancel the queued one, reset. */
+	debugfs_write(DBG "inject_hang", "1");
+	job = submit(fd, model, &io, 30 * SEC, NULL);
+	job2 = submit(fd, model, &io, 0, NULL);
+	usleep(100000);
+	ret = npa_job_cancel(fd, job2);
+	tap_ok(ret == 0, "cancel a queued job (%d)", ret);
+	ret = npa_job_wait(fd, job2, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_ABORTED && !w.start_ns,
+	       "the cancelled job ends ABORTED without running (%s)",
+	       npa_job_status_name(w.status));
+	debugfs_write(DBG "reset", "1");
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_ABORTED,
+	       "a reset fails the hung job with ABORTED (%s)", npa_job_status_name(w.status));
+	close(job);
+	close(job2);
+	io_destroy(&io);
+}
+
+static void test_job_limit(int fd, int model)
+{
+	int jobs[40], n, i, ret;
+	struct io io;
+
+	io_create(fd, &io, 5);
+	debugfs_write(DBG "inject_hang", "1");
+	for (n = 0; n < 40; n++) {
+		jobs[n] = submit(fd, model, &io, 30 * SEC, NULL);
+		if (jobs[n] < 0)
+			break;
+	}
+	tap_ok(n == 32 && jobs[n] == -EAGAIN, "job 33 in flight fails with EAGAIN (%d at %d)",
+	       n < 40 ? jobs[n] : 0, n);
+	/* Let the first job start (and hang) before resetting it. */
+	usleep(200000);
+	debugfs_write(DBG "reset", "1");
+	for (i = 0, ret = 0; i < n; i++) {
+		struct npa_job_wait w;
+		int r = npa_job_wait(fd, jobs[i], npa_now_ns() + 20 * SEC, &w);
+
+		if (r && !ret)
+			ret = r;
+		close(jobs[i]);
+	}
+	tap_ok(ret == 0, "all %d jobs end after the reset (%d)", n, ret);
+	io_destroy(&io);
+}
+
+/* udmabuf: a dma-buf from another exporter as the model's input. */
+static void test_import(int fd, int model)
+{
+	struct npa_binding b[2];
+	struct npa_job_wait w;
+	struct io io;
+	int memfd, dev, buf, job, ret, i;
+	int8_t *p;
+
+	io_create(fd, &io, 6);
+	memfd = memfd_create("npa-input", MFD_ALLOW_SEALING);
+	dev = open("/dev/udmabuf", O_RDWR);
+	if (memfd < 0 || dev < 0 || ftruncate(memfd, 4096) ||
+	    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+		tap_ok(0, "udmabuf available (memfd %d, /dev/udmabuf %d)", memfd, dev);
+		return;
+	}
+	{
+		struct udmabuf_create c = { .memfd = memfd, .size = 4096 };
+
+		buf = ioctl(dev, UDMABUF_CREATE, &c);
+	}
+	tap_ok(buf >= 0, "udmabuf created (%d)", buf);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	for (i = 0; i < N; i++)
+		p[i] = io.x[i];
+	b[0] = (struct npa_binding){ .fd = buf };
+	b[1] = (struct npa_binding){ .fd = io.out };
+	memset(&w, 0, sizeof(w));
+	job = npa_job_submit(fd, model, b, 2, 0, NULL);
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !io_check(&io),
+	       "a job reads its input from a udmabuf (%d, %s)", ret,
+	       npa_job_status_name(w.status));
+	close(job);
+	munmap(p, 4096);
+	close(buf);
+	close(dev);
+	close(memfd);
+	io_destroy(&io);
+}
+
+/* Several processes, each with its own file and model, at once. */
+static void test_processes(void)
+{
+	int i, st, ok = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (fork() == 0) {
+			int fd = npa_open(NULL), model, k, bad = 0;
+			struct io io;
+
+			graph_init();
+			model = npa_model_create(fd, &graph, i & 1 ? NPA_MODEL_PRIVATE_ARENA : 0,
+						 0, NULL);
+			if (model <= 0 || io_create(fd, &io, 10 + i))
+				_exit(1);
+			for (k = 0; k < 25; k++) {
+				struct npa_job_wait w;
+				int job = submit(fd, model, &io, 0, NULL);
+
+				if (job < 0 || npa_job_wait(fd, job, npa_now_ns() + 20 * SEC, &w) ||
+				    w.status != NPA_JOB_DONE || io_check(&io))
+					bad++;
+				close(job);
+			}
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (i = 0; i < 4; i++)
+		if (wait(&st) > 0 && WIFEXITED(st) && !WEXITSTATUS(st))
+			ok++;
+	tap_ok(ok == 4, "4 processes x 25 jobs, all done and verified (%d ok)", ok);
+}
+
+/* Close the npa fd with jobs queued behind a hang: nothing leaks. */
+static void test_close_in_flight(void)
+{
+	int fd = npa_open(NULL), model, i, jobs[4];
+	struct npa_job_wait w;
+	struct io io;
+
+	graph_init();
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	io_create(fd, &io, 7);
+	debugfs_write(DBG "inject_hang", "1");
+	for (i = 0; i < 4; i++)
+		jobs[i] = submit(fd, model, &io, 2 * SEC, NULL);
+	close(fd);
+	/* The job fds outlive the file; the jobs end ABORTED. */
+	for (i = 0; i < 4; i++) {
+		struct pollfd p = { .fd = jobs[i], .events = POLLIN };
+
+		poll(&p, 1, 10000);
+		close(jobs[i]);
+	}
+	(void)w;
+	tap_ok(1, "closing a file with jobs in flight");
+	io_destroy(&io);
+}
+
+static void test_query(int fd)
+{
+	struct npa_query q;
+
+	npa_query(fd, &q);
+	tap_ok(q.caps & NPA_CAP_JOBS, "query reports NPA_CAP_JOBS");
+	tap_ok(q.carveout_bytes >= (4 << 20), "carveout of %llu MiB",
+	       (unsigned long long)q.carveout_bytes >> 20);
+	tap_ok(q.jobs_done > 0, "%llu jobs done, %llu failed",
+	       (unsigned long long)q.jobs_done, (unsigned long long)q.jobs_failed);
+}
+
+int main(void)
+{
+	int fd = npa_open(NULL), model;
+
+	tap_ok(fd >= 0, "open /dev/npa0 (%d)", fd);
+	if (fd < 0)
+		return 1;
+	graph_init();
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	tap_ok(model > 0, "create the test model (%d)", model);
+	if (model <= 0)
+		return 1;
+
+	test_buffers(fd);
+	test_job(fd, model);
+	test_submit_invalid(fd, model);
+	test_isolation(fd, model);
+	test_faults(fd, model);
+	test_job_limit(fd, model);
+	test_import(fd, model);
+	test_processes();
+	test_close_in_flight();
+	test_query(fd);
+	npa_model_destroy(fd, model);
+	close(fd);
+	return tap_failed;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end tests of the model ioctls (create, plan, destroy) from
+ * userspace, run inside QEMU.  TAP out; exit status = failures.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libnpa.h"
+#include "tap.h"
+
+/* x (input) -conv(w)-> a -relu in place-> b -conv(w)-> y (output) */
+static struct npa_tensor_desc tensors[5];
+static struct npa_op_desc ops[3];
+static __u32 operands[] = { 0, 1, 2, 2, 3, 3, 1, 4 };
+static struct npa_scratch_desc scratch[1];
+
+static struct npa_graph_desc graph = {
+	tensors, ops, operands, scratch, 5, 3, 8, 1,
+};
+
+static void graph_init(void)
+{
+	memset(tensors, 0, sizeof(tensors));
+	memset(ops, 0, sizeof(ops));
+	tensors[0] = (struct npa_tensor_desc){ .size = 4096, .flags = NPA_TENSOR_INPUT };
+	tensors[1] = (struct npa_tensor_desc){ .size = 256, .flags = NPA_TENSOR_CONST };
+	tensors[2] = (struct npa_tensor_desc){ .dims = { 1, 16, 16, 16 },
+					       .dtype = NPA_DTYPE_INT8 };
+	tensors[3] = (struct npa_tensor_desc){ .size = 4096 };
+	tensors[4] = (struct npa_tensor_desc){ .size = 4096, .flags = NPA_TENSOR_OUTPUT };
+	ops[0] = (struct npa_op_desc){ .kind = NPA_OP_CONV2D, .first_input = 0,
+		.num_inputs = 2, .first_output = 2, .num_outputs = 1,
+		.first_scratch = 0, .num_scratch = 1 };
+	ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
+		.flags = NPA_OP_INPLACE, .first_input = 3, .num_inputs = 1,
+		.first_output = 4, .num_outputs = 1 };
+	ops[2] = (struct npa_op_desc){ .kind = NPA_OP_CONV2D, .first_input = 5,
+		.num_inputs = 2, .first_output = 7, .num_outputs = 1 };
+	scratch[0] = (struct npa_scratch_desc){ .size = 1024 };
+	graph.num_tensors = 5;
+}
+
+static void fill_args(struct npa_model_create *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->tensors = (uintptr_t)tensors;
+	a->ops = (uintptr_t)ops;
+	a->operands = (uintptr_t)operands;
+	a->scratch = (uintptr_t)scratch;
+	a->num_tensors = 5;
+	a->tensor_size = sizeof(tensors[0]);
+	a->num_ops = 3;
+	a->op_size = sizeof(ops[0]);
+	a->num_operands = 8;
+	a->num_scratch = 1;
+	a->scratch_size = sizeof(scratch[0]);
+}
+
+static void test_create_plan_destroy(int fd, int fd2)
+{
+	struct npa_placement t[5], s[1];
+	struct npa_model_create rep;
+	__u32 nt = 5, ns = 1;
+	int h, ret;
+
+	graph_init();
+	h = npa_model_create(fd, &graph, 0, 0, &rep);
+	tap_ok(h > 0, "model create returns a handle (%d)", h);
+	if (h <= 0)
+		return;
+	tap_ok(rep.tensor_bytes == 4096 && rep.lower_bound_bytes == 4096,
+	       "tensor arena %llu bytes at the lower bound %llu",
+	       (unsigned long long)rep.tensor_bytes,
+	       (unsigned long long)rep.lower_bound_bytes);
+	tap_ok(rep.naive_bytes == 8192, "naive sum %llu", (unsigned long long)rep.naive_bytes);
+	tap_ok(rep.scratch_requested_bytes == 1024 &&
+	       rep.scratch_growth_bytes <= rep.scratch_growth_naive_bytes &&
+	       rep.arena_bytes == rep.tensor_bytes + rep.scratch_growth_bytes,
+	       "scratch report: requested %llu growth %llu naive %llu",
+	       (unsigned long long)rep.scratch_requested_bytes,
+	       (unsigned long long)rep.scratch_growth_bytes,
+	       (unsigned long long)rep.scratch_growth_naive_bytes);
+	tap_ok(rep.num_buffers == 1, "in-place relu shares one buffer (%u)", rep.num_buffers);
+
+	ret = npa_model_plan(fd, h, NULL, &nt, NULL, &ns);
+	tap_ok(ret == 0 && nt == 5 && ns == 1, "plan read-back reports counts (%d %u %u)", ret, nt, ns);
+	memset(t, 0xff, sizeof(t));
+	ret = npa_model_plan(fd, h, t, &nt, s, &ns);
+	tap_ok(ret == 0, "plan read-back (%d)", ret);
+	tap_ok(t[2].offset == t[3].offset && (t[2].flags & NPA_PLACEMENT_ARENA),
+	       "in-place output at its input's offset (%llu, %llu)",
+	       (unsigned long long)t[2].offset, (unsigned long long)t[3].offset);
+	tap_ok(!(t[0].flags & NPA_PLACEMENT_ARENA) && t[0].offset == ~0ULL,
+	       "model input is not in the arena");
+	tap_ok((s[0].flags & NPA_PLACEMENT_SCRATCH) && s[0].size == 1024 &&
+	       s[0].lo == 0 && s[0].hi == 1, "scratch placement read back");
+
+	ret = npa_model_plan(fd2, h, t, &nt, s, &ns);
+	tap_ok(ret == -ENOENT, "another file cannot read the model (%d)", ret);
+	ret = npa_model_destroy(fd2, h);
+	tap_ok(ret == -ENOENT, "another file cannot destroy the model (%d)", ret);
+
+	ret = npa_model_plan(fd, h, (void *)16, &nt, NULL, NULL);
+	tap_ok(ret == -EFAULT, "plan read-back to a bad pointer fails with EFAULT (%d)", ret);
+
+	ret = npa_model_destroy(fd, h);
+	tap_ok(ret == 0, "destroy (%d)", ret);
+	ret = npa_model_destroy(fd, h);
+	tap_ok(ret == -ENOENT, "second destroy fails with ENOENT (%d)", ret);
+	ret = npa_model_plan(fd, h, t, &nt, s, &ns);
+	tap_ok(ret == -ENOENT, "plan of a destroyed model fails with ENOENT (%d)", ret);
+}
+
+struct bad_case {
+	const char *desc;
+	void (*mutate)(struct npa_model_create *a);
+	int err;
+};
+
+static void m_flags(struct npa_model_create *a) { a->flags = 1U << 30; }
+static void m_reserved(struct npa_model_create *a) { a->reserved = 1; }
+static void m_no_tensors(struct npa_model_create *a) { a->num_tensors = 0; }
+static void m_many_tensors(struct npa_model_create *a) { a->num_tensors = 1U << 30; }
+static void m_many_ops(struct npa_model_create *a) { a->num_ops = ~0U; }
+static void m_tsize_zero(struct npa_model_create *a) { a->tensor_size = 0; }
+static void m_tsize_huge(struct npa_model_create *a) { a->tensor_size = 1U << 20; }
+static void m_ssize_zero(struct npa_model_create *a) { a->scratch_size = 0; }
+static void m_bad_tensors(struct npa_model_create *a) { a->tensors = 16; }
+static void m_bad_ops(struct npa_model_create *a) { a->ops = ~0ULL; }
+static void m_bad_operands(struct npa_model_create *a) { a->operands = 4096; }
+static void m_bad_scratch(struct npa_model_create *a) { a->scratch = 8; }
+static void m_cycle(struct npa_model_create *a) { (void)a; operands[0] = 3; }
+static void m_inplace(struct npa_model_create *a) { (void)a; tensors[3].size = 8; }
+static void m_pad(struct npa_model_create *a) { (void)a; ops[1].pad = 7; }
+
+static const struct bad_case bad_cases[] = {
+	{ "unknown flag", m_flags, -EINVAL },
+	{ "reserved field set", m_reserved, -EINVAL },
+	{ "no tensors", m_no_tensors, -EINVAL },
+	{ "too many tensors", m_many_tensors, -E2BIG },
+	{ "too many ops", m_many_ops, -E2BIG },
+	{ "tensor element size 0", m_tsize_zero, -EINVAL },
+	{ "tensor element size 1 MiB", m_tsize_huge, -EINVAL },
+	{ "scratch element size 0", m_ssize_zero, -EINVAL },
+	{ "bad tensors pointer", m_bad_tensors, -EFAULT },
+	{ "bad ops pointer", m_bad_ops, -EFAULT },
+	{ "bad operands pointer", m_bad_operands, -EFAULT },
+	{ "bad scratch pointer", m_bad_scratch, -EFAULT },
+	{ "cycle in the graph", m_cycle, -ELOOP },
+	{ "in-place sizes differ", m_inplace, -EMSGSIZE },
+	{ "op pad set", m_pad, -EINVAL },
+};
+
+static void test_create_invalid(int fd)
+{
+	struct npa_model_create a;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		int ret;
+
+		graph_init();
+		operands[0] = 0;
+		fill_args(&a);
+		bad_cases[i].mutate(&a);
+		ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
+		tap_ok(ret == bad_cases[i].err, "create with %s fails with %d (%d)",
+		       bad_cases[i].desc, bad_cases[i].err, ret);
+	}
+	operands[0] = 0;
+	graph_init();
+}
+
+/* Element sizes from older and newer userspace. */
+static void test_element_sizes(int fd)
+{
+	struct npa_op_desc_big {
+		struct npa_op_desc op;
+		__u64 future;
+	} big[3];
+	const size_t old = offsetof(struct npa_op_desc, params);
+	unsigned char small[3 * sizeof(struct npa_op_desc)];
+	struct npa_model_create a;
+	int ret, i;
+
+	graph_init();
+	/* Older userspace: ops without params (all zero anyway). */
+	for (i = 0; i < 3; i++)
+		memcpy(small + i * old, &ops[i], old);
+	fill_args(&a);
+	a.ops = (uintptr_t)small;
+	a.op_size = old;
+	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
+	tap_ok(ret == 0 && a.handle > 0, "shorter op elements work (%d)", ret);
+	if (!ret)
+		npa_model_destroy(fd, a.handle);
+
+	/* Newer userspace: a longer op element with a zero tail. */
+	for (i = 0; i < 3; i++) {
+		big[i].op = ops[i];
+		big[i].future = 0;
+	}
+	fill_args(&a);
+	a.ops = (uintptr_t)big;
+	a.op_size = sizeof(big[0]);
+	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
+	tap_ok(ret == 0, "longer op elements with a zero tail work (%d)", ret);
+	if (!ret)
+		npa_model_destroy(fd, a.handle);
+
+	big[1].future = 1;
+	fill_args(&a);
+	a.ops = (uintptr_t)big;
+	a.op_size = sizeof(big[0]);
+	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
+	tap_ok(ret == -E2BIG, "longer op elements with a non-zero tail fail with E2BIG (%d)", ret);
+}
+
+/* 64 models per file; the 65th is refused; closing frees them all. */
+static void test_model_limit(void)
+{
+	int fd = npa_open(NULL), i, h = 0, n = 0;
+
+	graph_init();
+	for (i = 0; i < 64; i++) {
+		h = npa_model_create(fd, &graph, 0, 0, NULL);
+		n += h > 0;
+	}
+	tap_ok(n == 64, "64 models on one file (%d)", n);
+	h = npa_model_create(fd, &graph, 0, 0, NULL);
+	tap_ok(h == -ENOSPC, "the 65th fails with ENOSPC (%d)", h);
+	npa_model_destroy(fd, 7);
+	h = npa_model_create(fd, &graph, 0, 0, NULL);
+	tap_ok(h == 7, "a freed handle is reused (%d)", h);
+	tap_ok(npa_close(fd) == 0, "close a file holding 64 models");
+}
+
+int main(void)
+{
+	int fd = npa_open(NULL), fd2 = npa_open(NULL);
+
+	tap_ok(fd >= 0 && fd2 >= 0, "open /dev/npa0 twice");
+	if (fd < 0 || fd2 < 0)
+		return 1;
+	test_create_plan_destroy(fd, fd2);
+	test_create_invalid(fd);
+	test_element_sizes(fd);
+	test_model_limit();
+	npa_close(fd2);
+	npa_close(fd);
+	return tap_failed;
+}
