@@ -1575,7 +1575,9 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
  * Can the corner at leaf @t still be filled? A leaf that is higher on its
  * left keeps that until it is the lowest valley (only the lowest valley
  * grows), so then some rect has to start at @t on top of it, fit below
- * @cap, and end before the first leaf to the right that is higher already.
+ * @cap, and end before the first leaf to the right that is higher already;
+ * or the corner is wasted, which needs room above it for all the bytes
+ * still to be placed at @t.
  */
 static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap)
 {
@@ -1585,6 +1587,8 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap)
 	if (t + 1 >= c->nt || !c->live[t] || (t && c->sky[t - 1] <= c->sky[t]))
 		return true;
 	x = c->sky[t];
+	if (c->rem[t] < cap - x)
+		return true;
 	for (wall = t + 1; wall + 1 < c->nt && c->sky[wall] <= x; wall++)
 		;
 	end = c->start[t + 1];
