@@ -12,15 +12,16 @@
 #       dynamically linked ELF files their shared libraries come along
 #   -l  where to keep the console log
 #   -t  timeout in seconds (default 600)
+#   -a  extra kernel command line arguments (e.g. memmap=256M\$0x20000000)
 #   -c  strict (default): fail on any oops, BUG, WARN, KASAN, UBSAN, lockdep
 #       or kmemleak report in the log; none: only the script's status counts
 #
 # QEMU uses TCG; set NPA_KVM=1 to try KVM instead (it hangs at boot on some
 # hosts).  NPA_QEMU_VERBOSE=1 copies the console to stdout as it runs.
 set -euo pipefail
-kernel= script= log= timeout=600 mem=1024 checks=strict
+kernel= script= log= timeout=600 mem=1024 checks=strict append=
 files=()
-while getopts "k:s:l:f:t:m:c:" o; do
+while getopts "k:s:l:f:t:m:c:a:" o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	s) script=$OPTARG ;;
@@ -29,10 +30,11 @@ while getopts "k:s:l:f:t:m:c:" o; do
 	t) timeout=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) checks=$OPTARG ;;
-	*) sed -n '3,20p' "$0" >&2; exit 2 ;;
+	a) append=$OPTARG ;;
+	*) sed -n '3,22p' "$0" >&2; exit 2 ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$script" ] && [ -n "$log" ] || { sed -n '3,20p' "$0" >&2; exit 2; }
+[ -n "$kernel" ] && [ -n "$script" ] && [ -n "$log" ] || { sed -n '3,22p' "$0" >&2; exit 2; }
 [ -r "$kernel" ] || { echo "qemu-run: cannot read kernel $kernel" >&2; exit 2; }
 busybox=$(command -v busybox || true)
 [ -x /bin/busybox ] && busybox=/bin/busybox
@@ -93,7 +95,7 @@ accel="-accel tcg"
 mkdir -p "$(dirname "$log")"
 qemu=(qemu-system-x86_64 $accel -m "$mem" -smp 2 -nographic -no-reboot
       -kernel "$kernel" -initrd "$root.cpio.gz"
-      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 kmemleak=on")
+      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 kmemleak=on $append")
 status=0
 if [ "${NPA_QEMU_VERBOSE:-0}" = 1 ]; then
 	timeout "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" || status=$?
