@@ -421,6 +421,42 @@ static void npa_graph_test_refcount(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->tensors[2].hi, 3U);
 }
 
+/* Shaped operators must be executable: an unknown activation is refused. */
+static void npa_graph_test_exec_check(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1 };
+	struct npa_tensor_desc t[] = {
+		{ .dims = { 1, 4, 8, 8 }, .dtype = NPA_DTYPE_INT8,
+		  .flags = NPA_TENSOR_INPUT },
+		{ .dims = { 1, 4, 8, 8 }, .dtype = NPA_DTYPE_INT8,
+		  .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_ACTIVATION, .first_input = 0, .num_inputs = 1,
+		  .first_output = 1, .num_outputs = 1,
+		  .params = { [NPA_P_ACT] = NPA_ACT_RELU } },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 2, 1, 2, 0 };
+	struct npa_graph_err err = { };
+
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);
+	KUNIT_EXPECT_TRUE(test, npa_graph_runnable(&g));
+	ops[0].params[NPA_P_ACT] = NPA_ACT_COUNT;
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, err.what, "ops.params");
+	/* A shape the op cannot produce. */
+	ops[0].params[NPA_P_ACT] = NPA_ACT_RELU;
+	t[1].dims[1] = 5;
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, err.what, "ops.params");
+	/* Sizes only: plannable, not runnable, not exec-checked. */
+	t[1] = (struct npa_tensor_desc){ .size = 200, .flags = NPA_TENSOR_OUTPUT };
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);
+	KUNIT_EXPECT_FALSE(test, npa_graph_runnable(&g));
+}
+
 static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_valid),
 	KUNIT_CASE_PARAM(npa_graph_test_invalid, npa_graph_bad_gen_params),
@@ -431,6 +467,7 @@ static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_split),
 	KUNIT_CASE(npa_graph_test_unit_align),
 	KUNIT_CASE(npa_graph_test_refcount),
+	KUNIT_CASE(npa_graph_test_exec_check),
 	{}
 };
 

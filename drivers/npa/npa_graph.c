@@ -47,6 +47,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "npa_exec.h"
 #include "npa_graph.h"
 #include "npa_plan.h"
 #include "npa_scratch.h"
@@ -310,6 +311,57 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 	return 0;
 }
 
+/**
+ * npa_graph_runnable() - whether every operator can run on the NPU
+ * @g: a validated graph.
+ *
+ * Operators whose tensors all have shapes were checked for execution by
+ * npa_graph_validate(); a tensor given only by its size can be planned
+ * but not executed.
+ *
+ * Context: Any context.
+ * Return: true if every tensor has a shape.
+ */
+bool npa_graph_runnable(const struct npa_graph *g)
+{
+	u32 t;
+
+	for (t = 0; t < g->num_tensors; t++)
+		if (g->tensors[t].dtype == NPA_DTYPE_NONE)
+			return false;
+	return true;
+}
+
+/* Operators whose tensors all have shapes must be executable as given. */
+static int npa_validate_exec(const struct npa_graph *g,
+			     const struct npa_tensor_desc **d,
+			     struct npa_graph_err *err)
+{
+	u32 i, k;
+	int ret;
+
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+		u32 n = op->num_inputs + op->num_outputs;
+		bool shaped = true;
+
+		for (k = 0; k < n; k++) {
+			u32 idx = k < op->num_inputs ? op->first_input + k :
+				  op->first_output + k - op->num_inputs;
+
+			d[k] = &g->tensors[g->operands[idx]];
+			shaped &= d[k]->dtype != NPA_DTYPE_NONE;
+		}
+		if (!shaped)
+			continue;
+		ret = npa_exec_check(op, d, op->num_inputs, d + op->num_inputs,
+				     op->num_outputs);
+		if (ret)
+			return npa_fail(err, "ops.params", i, ret);
+	}
+	return 0;
+}
+
 /* Producers: no tensor is written twice, nor a model input or constant. */
 static int npa_validate_dataflow(const struct npa_graph *g, u32 *producer,
 				 struct npa_graph_err *err)
@@ -393,12 +445,15 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
  * not), -ERANGE (an index or id out of range), -EEXIST (a tensor produced
  * twice), -EPERM (an op writes a model input or a constant), -ENODATA (a
  * tensor read, or a model output, that nothing produces), -ELOOP (a tensor
- * read at or before the op that produces it), -ENOMEM.
+ * read at or before the op that produces it), -ENOMEM, or the errno of
+ * npa_exec_check() for an operator whose shapes or parameters the NPU
+ * cannot execute (field "ops.params").
  */
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
 		       struct npa_graph_err *err)
 {
+	const struct npa_tensor_desc **descs;
 	u32 *producer, i;
 	int ret;
 
@@ -438,6 +493,14 @@ int npa_graph_validate(const struct npa_graph *g,
 	if (!ret)
 		ret = npa_validate_dataflow(g, producer, err);
 	kvfree(producer);
+	if (ret)
+		return ret;
+
+	descs = kvmalloc_array(max(g->num_operands, 1U), sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return npa_fail(err, "operands", 0, -ENOMEM);
+	ret = npa_validate_exec(g, descs, err);
+	kvfree(descs);
 	return ret;
 }
 

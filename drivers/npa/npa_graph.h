@@ -105,5 +105,6 @@ int npa_graph_plan(const struct npa_graph *g,
 		   struct npa_graph_plan *plan);
 void npa_graph_plan_free(struct npa_graph_plan *plan);
 u64 npa_tensor_bytes(const struct npa_tensor_desc *t);
+bool npa_graph_runnable(const struct npa_graph *g);
 
 #endif /* __NPA_GRAPH_H__ */

@@ -239,6 +239,12 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data)
 		ret = -ENOENT;
 		goto err_put;
 	}
+	if (!npa_graph_runnable(&job->model->graph)) {
+		dev_dbg(ndev->misc.this_device, "job: model %u has tensors without shapes\n",
+			args->model);
+		ret = -ENOEXEC;
+		goto err_put;
+	}
 	if (args->num_bindings != job->model->num_binds) {
 		dev_dbg(ndev->misc.this_device, "job: %u bindings for %u bound tensors\n",
 			args->num_bindings, job->model->num_binds);

@@ -223,6 +223,23 @@ static void test_submit_invalid(int fd, int model)
 	b[1] = (struct npa_binding){ .fd = io.out };
 	ret = npa_job_submit(fd, 999, b, 2, 0, NULL);
 	tap_ok(ret == -ENOENT, "unknown model fails with ENOENT (%d)", ret);
+	{
+		/* Sizes without shapes: plannable, not runnable. */
+		struct npa_tensor_desc t[2] = {
+			{ .size = 256, .flags = NPA_TENSOR_INPUT },
+			{ .size = 256, .flags = NPA_TENSOR_OUTPUT },
+		};
+		struct npa_op_desc op = { .kind = NPA_OP_COPY, .num_inputs = 1,
+					  .first_output = 1, .num_outputs = 1 };
+		__u32 opnd[2] = { 0, 1 };
+		struct npa_graph_desc g = { t, &op, opnd, NULL, 2, 1, 2, 0 };
+		int m = npa_model_create(fd, &g, 0, 0, NULL);
+
+		ret = npa_job_submit(fd, m, b, 2, 0, NULL);
+		tap_ok(m > 0 && ret == -ENOEXEC,
+		       "a model without shapes plans but fails to run with ENOEXEC (%d)", ret);
+		npa_model_destroy(fd, m);
+	}
 	ret = npa_job_submit(fd, model, b, 1, 0, NULL);
 	tap_ok(ret == -EINVAL, "too few bindings fail with EINVAL (%d)", ret);
 	b[0].fd = nul;
