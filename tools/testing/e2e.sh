@@ -21,6 +21,8 @@ fail=$((fail + $?))
 fail=$((fail + $?))
 ./npa_failslab
 fail=$((fail + $?))
+./npa_load 300
+fail=$((fail + $?))
 t "debugfs carveout map lists the buffers' owners" sh -c 'grep -q "carveout" /sys/kernel/debug/npa0/carveout'
 exec 4</dev/npa0
 t "fdinfo reports per-file memory" sh -c "grep -q npa-models /proc/\$\$/fdinfo/4 || grep -q npa-models /proc/self/fdinfo/4"
