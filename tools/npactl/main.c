@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "npactl.h"
+#include "graph.h"
 
 static const struct npactl_cmd cmds[] = {
 	{ "plan", npactl_cmd_plan, "plan tensor buffers into one arena (MiniMalloc CSV)" },
+	{ "graph", npactl_cmd_graph, "show a model graph (.json or Darknet .cfg)" },
 };
 
 static void usage(FILE *fp)

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "npactl.h"
+#include "graph.h"
 
 static void plan_usage(FILE *fp)
 {
@@ -24,7 +25,15 @@ static void plan_usage(FILE *fp)
 		"  --json         print one JSON object instead of a summary\n"
 		"  --out FILE     write id,lower,upper,size,offset to FILE ('-': stdout)\n"
 		"  --budget N     work budget in placements (default: scaled to the input)\n"
-		"  --algo ALGO    'npa' (default) or 'greedy' (the TFLite baseline)\n");
+		"  --algo ALGO    'npa' (default) or 'greedy' (the TFLite baseline)\n"
+		"\n"
+		"INPUT may also be a model graph, FILE.json (Documentation/graph-json.rst)\n"
+		"or a Darknet FILE.cfg (Documentation/graphs.rst): it is validated and\n"
+		"planned with its scratch as NPA_IOCTL_MODEL_CREATE would.\n"
+		"  --svg FILE     draw the layout (time across, address up) as SVG\n"
+		"  --size N       Darknet: use an N x N input instead of the cfg's\n"
+		"  --input WxH    Darknet: use a W x H input instead of the cfg's\n"
+		"  --im2col M     Darknet: im2col scratch by 'tile' (default), 'row' or 'full'\n");
 }
 
 static double pct_over(u64 v, u64 lb)
@@ -89,6 +98,10 @@ int npactl_cmd_plan(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "algo", required_argument, NULL, 'a' },
+		{ "svg", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 's' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "im2col", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -96,11 +109,13 @@ int npactl_cmd_plan(int argc, char **argv)
 	struct npa_plan_result res;
 	const char *out = NULL, *input;
 	struct npactl_csv csv;
+	struct npactl_graph_opts gopts = { };
+	const char *svg = NULL;
 	bool json = false, greedy = false;
 	int c, ret, verify;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:b:a:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:b:a:S:s:i:I:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -127,6 +142,24 @@ int npactl_cmd_plan(int argc, char **argv)
 				return NPACTL_EXIT_USAGE;
 			}
 			break;
+		case 'S':
+			svg = optarg;
+			break;
+		case 's':
+		case 'i':
+			if (!npactl_graph_parse_size(optarg, c == 'i', &gopts)) {
+				fprintf(stderr, "npactl plan: bad --%s '%s'\n",
+					c == 'i' ? "input" : "size", optarg);
+				return NPACTL_EXIT_USAGE;
+			}
+			break;
+		case 'I':
+			if (!npactl_graph_parse_im2col(optarg, &gopts)) {
+				fprintf(stderr, "npactl plan: bad --im2col '%s' (%s)\n",
+					optarg, NPACTL_IM2COL_NAMES);
+				return NPACTL_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			plan_usage(stdout);
 			return NPACTL_EXIT_OK;
@@ -140,6 +173,22 @@ int npactl_cmd_plan(int argc, char **argv)
 		return NPACTL_EXIT_USAGE;
 	}
 	input = argv[optind];
+	if (npactl_graph_is_graph(input)) {
+		struct npactl_graph_out gout = {
+			.json = json, .csv = out, .svg = svg,
+			.budget = params.budget,
+		};
+
+		if (greedy) {
+			fprintf(stderr, "npactl plan: --algo greedy is for CSV input\n");
+			return NPACTL_EXIT_USAGE;
+		}
+		return npactl_graph_plan(input, &gopts, &gout);
+	}
+	if (svg || gopts.width) {
+		fprintf(stderr, "npactl plan: --svg, --size and --input are for graph input\n");
+		return NPACTL_EXIT_USAGE;
+	}
 
 	ret = npactl_csv_read(input, &csv);
 	if (ret)
