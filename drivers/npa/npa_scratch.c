@@ -267,6 +267,16 @@ static void npa_place_fixed(struct npa_scratch_ctx *c, struct npa_scratch_req *r
 	r->placed_flags |= NPA_SCRATCH_PLACED_GROWN;
 }
 
+/* A variable request at its minimum, placed like a fixed one. */
+static void npa_place_min(struct npa_scratch_ctx *c, struct npa_scratch_req *r)
+{
+	u64 size = r->size;
+
+	r->size = r->min_size;
+	npa_place_fixed(c, r);
+	r->size = size;
+}
+
 static int npa_gap_cmp_size(const void *a, const void *b)
 {
 	const struct npa_gap *x = a, *y = b;
@@ -278,52 +288,74 @@ static int npa_gap_cmp_size(const void *a, const void *b)
 }
 
 /*
- * Variable requests @r[0..n): the largest areas, one each, shared evenly
- * when there are more requests than areas.  A request whose share is below
- * its minimum grows the arena by what its minimum is missing.
+ * Share the largest areas among variable requests @r[0..n): one each, or
+ * evenly when there are more requests than areas.  With @commit false
+ * nothing is placed; the return value is the index of the first request
+ * whose share would be below its minimum, or -1 if every share is enough.
+ * The gaps must already be sorted largest first.
  */
-static void npa_place_variable(struct npa_scratch_ctx *c,
-			       struct npa_scratch_req **r, u32 n)
+static int npa_share_areas(struct npa_scratch_ctx *c, struct npa_scratch_req **r,
+			   u32 n, bool commit)
 {
-	u32 areas, per, i = 0, g, k, ndefer = 0;
-
-	sort(c->gaps, c->ngaps, sizeof(*c->gaps), npa_gap_cmp_size, NULL);
-	areas = c->ngaps;
-	per = areas ? DIV_ROUND_UP(n, areas) : 0;
+	u32 areas = c->ngaps, per = areas ? DIV_ROUND_UP(n, areas) : 0;
+	u32 i = 0, g, k;
 
 	for (g = 0; g < areas && i < n; g++) {
-		struct npa_gap *gap = &c->gaps[g];
+		struct npa_gap gap = c->gaps[g];
 		u32 cnt = min(per, n - i);
-		u64 share = (gap->hi - gap->lo) / cnt;
+		u64 share = (gap.hi - gap.lo) / cnt;
 
 		for (k = 0; k < cnt; k++, i++) {
 			struct npa_scratch_req *q = r[i];
 			u64 a = npa_align_of(q->align);
-			s64 start = npa_align_up_s64(gap->lo, a);
-			s64 end = min_t(s64, gap->lo + (s64)share, gap->hi);
+			s64 start = npa_align_up_s64(gap.lo, a);
+			s64 end = min_t(s64, gap.lo + (s64)share, gap.hi);
 			u64 room = end > start ? end - start : 0;
+			u64 granted = min(q->size, room);
 
-			q->granted = min(q->size, room);
-			if (q->granted < q->min_size) {
-				r[ndefer++] = q;
+			if (granted < q->min_size)
+				return i;
+			if (!commit)
 				continue;
-			}
+			q->granted = granted;
 			q->offset = start;
-			if (gap->lo_scratch && start == gap->lo)
+			if (gap.lo_scratch && start == gap.lo)
 				q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
-			gap->lo = start + q->granted;
-			gap->lo_scratch = true;
+			gap.lo = start + granted;
+			gap.lo_scratch = true;
+			c->gaps[g] = gap;
 		}
 	}
-	while (i < n)
-		r[ndefer++] = r[i++];
-	for (k = 0; k < ndefer; k++) {
-		struct npa_scratch_req *q = r[k];
+	return i < n ? (int)i : -1;
+}
 
-		q->granted = q->min_size;
-		q->offset = npa_grow_place(c, q->min_size, npa_align_of(q->align));
-		q->placed_flags |= NPA_SCRATCH_PLACED_GROWN;
+/*
+ * Variable requests @r[0..n): the largest areas, one each, shared evenly
+ * when there are more requests than areas.  A request whose share would
+ * be below its minimum is placed first at its minimum, like a fixed
+ * request (best fit, growing the arena by only what is missing), and the
+ * others share what is left; this repeats until every share is enough.
+ * So an operator grows the arena by at most the sum of its minimums, and
+ * a variable request never takes the room another one's minimum needs.
+ */
+static void npa_place_variable(struct npa_scratch_ctx *c,
+			       struct npa_scratch_req **r, u32 n)
+{
+	int short_one;
+
+	for (;;) {
+		sort(c->gaps, c->ngaps, sizeof(*c->gaps), npa_gap_cmp_size, NULL);
+		short_one = npa_share_areas(c, r, n, false);
+		if (short_one < 0)
+			break;
+		/* Its minimum first, as a fixed request; then the rest. */
+		swap(r[short_one], r[0]);
+		npa_place_min(c, r[0]);
+		r++;
+		if (!--n)
+			return;
 	}
+	npa_share_areas(c, r, n, true);
 }
 
 static int npa_req_cmp(const void *a, const void *b, const void *priv)
