@@ -12,6 +12,9 @@
 static const struct npactl_cmd cmds[] = {
 	{ "plan", npactl_cmd_plan, "plan tensor buffers into one arena (MiniMalloc CSV)" },
 	{ "graph", npactl_cmd_graph, "show a model graph (.json or Darknet .cfg)" },
+	{ "run", npactl_cmd_run, "run networks as jobs on the NPU (--verify)" },
+	{ "info", npactl_cmd_info, "what /dev/npa0 reports" },
+	{ "stats", npactl_cmd_stats, "job counters and carveout use" },
 };
 
 static void usage(FILE *fp)

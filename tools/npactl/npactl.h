@@ -24,6 +24,9 @@ struct npactl_cmd {
 #define NPACTL_EXIT_USAGE	2	/* bad command line */
 
 int npactl_cmd_plan(int argc, char **argv);
+int npactl_cmd_run(int argc, char **argv);
+int npactl_cmd_info(int argc, char **argv);
+int npactl_cmd_stats(int argc, char **argv);
 
 /* Buffers read from a MiniMalloc CSV file (csv.c). */
 struct npactl_csv {

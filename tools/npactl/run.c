@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npactl info, stats and run: talk to /dev/npa0 through libnpa.
+ *
+ * `npactl run` creates a model per network, fills its inputs and weights
+ * with seeded random data, runs it as a job on the (simulated) NPU and,
+ * with --verify, runs the same graph through a reference executor that
+ * gives every tensor and every scratch buffer its own allocation, and
+ * compares the outputs bit for bit.  Both use the operator kernels of
+ * drivers/npa/npa_exec.c, so a mismatch means the arena plan, the scratch
+ * placement or the driver's binding of buffers is wrong, not the maths.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "npactl.h"
+#include "graph.h"
+#include "npa_exec.h"
+#include "../lib/libnpa.h"
+
+#define NPACTL_WEIGHT_ALIGN	64
+#define NPACTL_MAX_NETS		16
+
+static u64 npactl_rng(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void npactl_fill(void *p, u64 bytes, const struct npa_tensor_desc *t,
+			u64 *seed)
+{
+	u64 i;
+
+	if (t->dtype == NPA_DTYPE_INT32) {
+		int32_t *v = p;
+
+		for (i = 0; i < bytes / 4; i++)
+			v[i] = (int32_t)(npactl_rng(seed) % 2001) - 1000;
+		return;
+	}
+	for (i = 0; i < bytes; i++)
+		((u8 *)p)[i] = (u8)npactl_rng(seed);
+}
+
+static int npactl_open(const char *dev)
+{
+	int fd = npa_open(dev);
+
+	if (fd < 0)
+		fprintf(stderr, "npactl: %s: %s\n", dev ? dev : NPA_DEFAULT_PATH,
+			strerror(-fd));
+	return fd;
+}
+
+int npactl_cmd_info(int argc, char **argv)
+{
+	const char *dev = argc > 1 ? argv[1] : NULL;
+	struct npa_query q;
+	int fd, ret;
+
+	fd = npactl_open(dev);
+	if (fd < 0)
+		return NPACTL_EXIT_FAIL;
+	ret = npa_query(fd, &q);
+	npa_close(fd);
+	if (ret) {
+		fprintf(stderr, "npactl: NPA_IOCTL_QUERY: %s\n", strerror(-ret));
+		return NPACTL_EXIT_FAIL;
+	}
+	printf("driver version   %u.%u.%u\n", q.version_major, q.version_minor,
+	       q.version_patch);
+	printf("capabilities     %s%s%s\n", q.caps & NPA_CAP_PLAN ? "plan " : "",
+	       q.caps & NPA_CAP_MODEL ? "model " : "",
+	       q.caps & NPA_CAP_JOBS ? "jobs" : "");
+	printf("carveout         %llu MiB (%llu KiB in use)\n",
+	       (unsigned long long)q.carveout_bytes >> 20,
+	       (unsigned long long)q.carveout_used_bytes >> 10);
+	printf("limits           %u tensors, %u ops, %u operands, %u scratch, %llu MiB per tensor\n",
+	       q.max_tensors, q.max_ops, q.max_operands, q.max_scratch,
+	       (unsigned long long)q.max_tensor_bytes >> 20);
+	printf("unit alignment   npu %u, dma %u, cpu %u bytes\n",
+	       q.unit_align[NPA_UNIT_NPU], q.unit_align[NPA_UNIT_DMA],
+	       q.unit_align[NPA_UNIT_CPU]);
+	printf("fast window      %llu KiB\n",
+	       (unsigned long long)q.fast_window_bytes >> 10);
+	return NPACTL_EXIT_OK;
+}
+
+static void npactl_print_stats(const struct npa_query *q)
+{
+	printf("jobs             %llu done, %llu failed\n",
+	       (unsigned long long)q->jobs_done, (unsigned long long)q->jobs_failed);
+	printf("carveout in use  %llu KiB of %llu KiB\n",
+	       (unsigned long long)q->carveout_used_bytes >> 10,
+	       (unsigned long long)q->carveout_bytes >> 10);
+	printf("arenas           shared %llu KiB + private %llu KiB; a private arena per model would take %llu KiB\n",
+	       (unsigned long long)q->shared_arena_bytes >> 10,
+	       (unsigned long long)q->private_arena_bytes >> 10,
+	       (unsigned long long)q->arena_need_private_bytes >> 10);
+}
+
+int npactl_cmd_stats(int argc, char **argv)
+{
+	struct npa_query q;
+	int fd, ret;
+
+	fd = npactl_open(argc > 1 ? argv[1] : NULL);
+	if (fd < 0)
+		return NPACTL_EXIT_FAIL;
+	ret = npa_query(fd, &q);
+	npa_close(fd);
+	if (ret) {
+		fprintf(stderr, "npactl: NPA_IOCTL_QUERY: %s\n", strerror(-ret));
+		return NPACTL_EXIT_FAIL;
+	}
+	npactl_print_stats(&q);
+	return NPACTL_EXIT_OK;
+}
+
+/* One network being run. */
+struct npactl_net {
+	const char *path;
+	struct npactl_graph g;
+	struct npa_graph view;
+	struct npa_model_create rep;
+	int model;
+	struct npa_binding *binds;
+	u32 num_binds;
+	int *buf_fds;		/* one per binding; weights share one */
+	void **maps;		/* CPU mapping per binding, at its offset */
+	size_t *map_sizes;
+	u8 **bound;		/* host copy of each bound tensor's contents */
+	int weights_fd;
+	void *weights_map;
+	u64 weights_bytes;
+};
+
+static bool npactl_bound(const struct npa_tensor_desc *t)
+{
+	return t->flags & (NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT |
+			   NPA_TENSOR_CONST | NPA_TENSOR_PERSISTENT);
+}
+
+static size_t npactl_page(u64 bytes)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return (bytes + ps - 1) / ps * ps;
+}
+
+/* Buffers for every bound tensor: weights packed into one. */
+static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
+{
+	const struct npactl_graph *g = &n->g;
+	u64 off = 0;
+	u32 t, b = 0;
+
+	for (t = 0; t < g->num_tensors; t++)
+		n->num_binds += npactl_bound(&g->tensors[t]);
+	n->binds = calloc(n->num_binds, sizeof(*n->binds));
+	n->buf_fds = calloc(n->num_binds, sizeof(*n->buf_fds));
+	n->maps = calloc(n->num_binds, sizeof(*n->maps));
+	n->map_sizes = calloc(n->num_binds, sizeof(*n->map_sizes));
+	n->bound = calloc(n->num_binds, sizeof(*n->bound));
+	if (n->num_binds && (!n->binds || !n->buf_fds || !n->maps ||
+			     !n->map_sizes || !n->bound))
+		return -ENOMEM;
+
+	for (t = 0; t < g->num_tensors; t++)
+		if (g->tensors[t].flags & NPA_TENSOR_CONST)
+			off = (off + NPACTL_WEIGHT_ALIGN - 1) / NPACTL_WEIGHT_ALIGN *
+			      NPACTL_WEIGHT_ALIGN + npactl_tensor_bytes(&g->tensors[t]);
+	n->weights_bytes = off;
+	n->weights_fd = -1;
+	if (off) {
+		n->weights_fd = npa_buffer_create(fd, off);
+		if (n->weights_fd < 0)
+			return n->weights_fd;
+		n->weights_map = npa_buffer_map(n->weights_fd, npactl_page(off));
+		if (!n->weights_map)
+			return -errno;
+		npa_buffer_sync(n->weights_fd, 1);
+	}
+
+	for (t = 0, off = 0; t < g->num_tensors; t++) {
+		const struct npa_tensor_desc *td = &g->tensors[t];
+		u64 bytes = npactl_tensor_bytes(td);
+
+		if (!npactl_bound(td))
+			continue;
+		n->bound[b] = malloc(bytes);
+		if (!n->bound[b])
+			return -ENOMEM;
+		if (td->flags & NPA_TENSOR_CONST) {
+			off = (off + NPACTL_WEIGHT_ALIGN - 1) / NPACTL_WEIGHT_ALIGN *
+			      NPACTL_WEIGHT_ALIGN;
+			n->binds[b] = (struct npa_binding){ .fd = n->weights_fd,
+							    .offset = off };
+			n->buf_fds[b] = -1;
+			n->maps[b] = (u8 *)n->weights_map + off;
+			off += bytes;
+		} else {
+			int bfd = npa_buffer_create(fd, bytes);
+
+			if (bfd < 0)
+				return bfd;
+			n->buf_fds[b] = bfd;
+			n->binds[b] = (struct npa_binding){ .fd = bfd };
+			n->map_sizes[b] = npactl_page(bytes);
+			n->maps[b] = npa_buffer_map(bfd, n->map_sizes[b]);
+			if (!n->maps[b])
+				return -errno;
+		}
+		if (td->flags & NPA_TENSOR_OUTPUT) {
+			memset(n->bound[b], 0, bytes);
+		} else {
+			npactl_fill(n->bound[b], bytes, td, &seed);
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 1);
+			memcpy(n->maps[b], n->bound[b], bytes);
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 0);
+		}
+		b++;
+	}
+	if (n->weights_fd >= 0)
+		npa_buffer_sync(n->weights_fd, 0);
+	return 0;
+}
+
+static void npactl_unbind(struct npactl_net *n)
+{
+	u32 b;
+
+	for (b = 0; b < n->num_binds; b++) {
+		if (n->buf_fds && n->buf_fds[b] > 0) {
+			npa_buffer_unmap(n->maps[b], n->map_sizes[b]);
+			close(n->buf_fds[b]);
+		}
+		if (n->bound)
+			free(n->bound[b]);
+	}
+	if (n->weights_map)
+		npa_buffer_unmap(n->weights_map, npactl_page(n->weights_bytes));
+	if (n->weights_fd >= 0)
+		close(n->weights_fd);
+	free(n->binds);
+	free(n->buf_fds);
+	free(n->maps);
+	free(n->map_sizes);
+	free(n->bound);
+}
+
+/*
+ * The reference: every tensor and scratch buffer its own allocation, the
+ * scratch sizes the plan granted, scratch poisoned like the NPU does.
+ * Returns the number of output bytes that differ from the NPU's, or < 0.
+ */
+static long npactl_reference(int fd, struct npactl_net *n)
+{
+	const struct npactl_graph *g = &n->g;
+	struct npa_placement *sp = NULL;
+	struct npa_exec_operand *ops = NULL;
+	u32 ns = g->num_scratch, t, b, i, k, most = 1;
+	u8 **mem = calloc(g->num_tensors, sizeof(*mem));
+	long diff = -ENOMEM;
+	int ret;
+
+	if (!mem)
+		return -ENOMEM;
+	if (ns) {
+		sp = calloc(ns, sizeof(*sp));
+		if (!sp)
+			goto out;
+		ret = npa_model_plan(fd, n->model, NULL, NULL, sp, &ns);
+		if (ret) {
+			diff = ret;
+			goto out;
+		}
+	}
+	for (t = 0, b = 0; t < g->num_tensors; t++) {
+		mem[t] = calloc(1, npactl_tensor_bytes(&g->tensors[t]) + 1);
+		if (!mem[t])
+			goto out;
+		if (npactl_bound(&g->tensors[t]))
+			memcpy(mem[t], n->bound[b++], npactl_tensor_bytes(&g->tensors[t]));
+	}
+	for (i = 0; i < g->num_ops; i++) {
+		u32 m = g->ops[i].num_inputs + g->ops[i].num_outputs + g->ops[i].num_scratch;
+
+		most = m > most ? m : most;
+	}
+	ops = calloc(most, sizeof(*ops));
+	if (!ops)
+		goto out;
+
+	for (i = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+		struct npa_exec_operand *in = ops, *out = ops + op->num_inputs;
+		struct npa_exec_operand *sc = out + op->num_outputs;
+		u32 ids[2] = { op->first_input, op->first_output };
+		u32 cnt[2] = { op->num_inputs, op->num_outputs };
+		struct npa_exec_operand *dst[2] = { in, out };
+		int r;
+
+		for (k = 0; k < 2; k++) {
+			u32 j;
+
+			for (j = 0; j < cnt[k]; j++) {
+				u32 id = g->operands[ids[k] + j];
+
+				dst[k][j] = (struct npa_exec_operand){
+					.ptr = mem[id], .desc = &g->tensors[id],
+					.size = npactl_tensor_bytes(&g->tensors[id]) };
+			}
+		}
+		for (k = 0; k < op->num_scratch; k++) {
+			u64 size = sp[op->first_scratch + k].size;
+
+			sc[k] = (struct npa_exec_operand){ .ptr = malloc(size ? size : 1),
+							   .size = size };
+			if (sc[k].ptr)
+				memset(sc[k].ptr, 0xa5, size);
+		}
+		r = npa_exec_op(op, in, op->num_inputs, out, op->num_outputs,
+				sc, op->num_scratch);
+		for (k = 0; k < op->num_scratch; k++)
+			free(sc[k].ptr);
+		if (r) {
+			fprintf(stderr, "npactl: %s: reference: op %u (%s): %s\n",
+				n->path, i, g->op_names[i], strerror(-r));
+			diff = r;
+			goto out;
+		}
+	}
+
+	diff = 0;
+	for (t = 0, b = 0; t < g->num_tensors; t++) {
+		u64 bytes = npactl_tensor_bytes(&g->tensors[t]), j;
+
+		if (!npactl_bound(&g->tensors[t]))
+			continue;
+		if (g->tensors[t].flags & NPA_TENSOR_OUTPUT) {
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 1);
+			for (j = 0; j < bytes; j++)
+				diff += mem[t][j] != ((u8 *)n->maps[b])[j];
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 0);
+		}
+		b++;
+	}
+out:
+	for (t = 0; t < g->num_tensors; t++)
+		free(mem[t]);
+	free(mem);
+	free(ops);
+	free(sp);
+	return diff;
+}
+
+static void npactl_run_usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: npactl run [--device DEV] [--size N] [--verify] [--private]\n"
+		"                  [--seed S] [--repeat K] NETWORK...\n\n"
+		"Runs each NETWORK (.cfg Darknet or .json graph) as a job on the NPU\n"
+		"with seeded random inputs and weights.  --size N sets the input\n"
+		"resolution to N x N, NETWORK@N for one network; --verify compares the outputs bit for bit with\n"
+		"a reference that gives every tensor its own buffer; --private asks\n"
+		"for private activation arenas.\n");
+}
+
+int npactl_cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 's' },
+		{ "verify", no_argument, NULL, 'v' },
+		{ "private", no_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct npactl_graph_opts gopts = { 0 };
+	struct npactl_net nets[NPACTL_MAX_NETS];
+	const char *dev = NULL;
+	bool verify = false, private = false;
+	u64 seed = 1, val, repeat = 1;
+	int c, fd, i, nnets, status = NPACTL_EXIT_OK;
+	struct npa_query q;
+
+	while ((c = getopt_long(argc, argv, "d:s:vpS:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 's':
+			if (!npactl_parse_u64(optarg, &val) || !val || val > 4096) {
+				fprintf(stderr, "npactl: bad --size '%s'\n", optarg);
+				return NPACTL_EXIT_USAGE;
+			}
+			gopts.width = gopts.height = val;
+			break;
+		case 'v':
+			verify = true;
+			break;
+		case 'p':
+			private = true;
+			break;
+		case 'S':
+			if (!npactl_parse_u64(optarg, &seed) || !seed)
+				return NPACTL_EXIT_USAGE;
+			break;
+		case 'r':
+			if (!npactl_parse_u64(optarg, &repeat) || !repeat)
+				return NPACTL_EXIT_USAGE;
+			break;
+		case 'h':
+			npactl_run_usage(stdout);
+			return NPACTL_EXIT_OK;
+		default:
+			npactl_run_usage(stderr);
+			return NPACTL_EXIT_USAGE;
+		}
+	}
+	nnets = argc - optind;
+	if (nnets < 1 || nnets > NPACTL_MAX_NETS) {
+		npactl_run_usage(stderr);
+		return NPACTL_EXIT_USAGE;
+	}
+	fd = npactl_open(dev);
+	if (fd < 0)
+		return NPACTL_EXIT_FAIL;
+	memset(nets, 0, sizeof(nets));
+
+	printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %s\n", "network",
+	       "tensors", "arena", "lower-bd", "naive", "scratch", "growth",
+	       "naive-gr", "job", "verify");
+	for (i = 0; i < nnets; i++) {
+		struct npactl_net *n = &nets[i];
+		const char *name;
+		struct npa_job_wait w = { 0 };
+		long diff = 0;
+		u64 k;
+		int ret, job = -1;
+
+		struct npactl_graph_opts nopts = gopts;
+		char *at;
+
+		n->path = argv[optind + i];
+		/* NETWORK@SIZE: this network at SIZE x SIZE. */
+		at = strrchr(n->path, '@');
+		if (at) {
+			*at = 0;
+			if (!npactl_parse_u64(at + 1, &val) || !val || val > 4096) {
+				fprintf(stderr, "npactl: bad size in '%s@%s'\n", n->path, at + 1);
+				status = NPACTL_EXIT_USAGE;
+				continue;
+			}
+			nopts.width = nopts.height = val;
+		}
+		name = strrchr(n->path, '/');
+		name = name ? name + 1 : n->path;
+		n->model = -1;
+		n->weights_fd = -1;
+		ret = npactl_graph_read(n->path, &nopts, &n->g);
+		if (ret) {
+			status = NPACTL_EXIT_FAIL;
+			continue;
+		}
+		if (n->g.note)
+			printf("# %s: %s\n", name, n->g.note);
+		npactl_graph_view(&n->g, &n->view);
+		{
+			struct npa_graph_desc d = {
+				n->view.tensors, n->view.ops, n->view.operands,
+				n->view.scratch, n->view.num_tensors,
+				n->view.num_ops, n->view.num_operands,
+				n->view.num_scratch,
+			};
+
+			n->model = npa_model_create(fd, &d, private ? NPA_MODEL_PRIVATE_ARENA : 0,
+						    0, &n->rep);
+		}
+		if (n->model < 0) {
+			fprintf(stderr, "npactl: %s: model create: %s\n", n->path,
+				strerror(-n->model));
+			status = NPACTL_EXIT_FAIL;
+			continue;
+		}
+		ret = npactl_bind(fd, n, seed + i);
+		if (ret) {
+			fprintf(stderr, "npactl: %s: buffers: %s\n", n->path, strerror(-ret));
+			status = NPACTL_EXIT_FAIL;
+			continue;
+		}
+		for (k = 0; k < repeat; k++) {
+			job = npa_job_submit(fd, n->model, n->binds, n->num_binds, 0, NULL);
+			if (job < 0)
+				break;
+			ret = npa_job_wait(fd, job, npa_now_ns() + 600LL * 1000000000LL, &w);
+			close(job);
+			if (ret || w.status != NPA_JOB_DONE)
+				break;
+		}
+		if (job < 0 || ret || w.status != NPA_JOB_DONE) {
+			fprintf(stderr, "npactl: %s: job: %s%s%s\n", n->path,
+				job < 0 ? strerror(-job) : ret ? strerror(-ret) : "",
+				job >= 0 && !ret ? "status " : "",
+				job >= 0 && !ret ? npa_job_status_name(w.status) : "");
+			status = NPACTL_EXIT_FAIL;
+			continue;
+		}
+		if (verify)
+			diff = npactl_reference(fd, n);
+		printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %s\n",
+		       name, n->g.num_tensors,
+		       (unsigned long long)n->rep.arena_bytes >> 10,
+		       (unsigned long long)n->rep.lower_bound_bytes >> 10,
+		       (unsigned long long)n->rep.naive_bytes >> 10,
+		       (unsigned long long)n->rep.scratch_requested_bytes >> 10,
+		       (unsigned long long)n->rep.scratch_growth_bytes >> 10,
+		       (unsigned long long)n->rep.scratch_growth_naive_bytes >> 10,
+		       (w.end_ns - w.start_ns) / 1e6,
+		       !verify ? "-" : diff == 0 ? "bit-exact" : diff < 0 ? "error" : "MISMATCH");
+		if (verify && diff) {
+			if (diff > 0)
+				fprintf(stderr, "npactl: %s: %ld output bytes differ from the reference\n",
+					n->path, diff);
+			status = NPACTL_EXIT_FAIL;
+		}
+	}
+
+	if (!npa_query(fd, &q)) {
+		printf("carveout: shared arena %llu KiB + IO/weights; with a private arena per model the arenas would take %llu KiB\n",
+		       (unsigned long long)q.shared_arena_bytes >> 10,
+		       (unsigned long long)q.arena_need_private_bytes >> 10);
+		npactl_print_stats(&q);
+	}
+	for (i = 0; i < nnets; i++) {
+		npactl_unbind(&nets[i]);
+		if (nets[i].model > 0)
+			npa_model_destroy(fd, nets[i].model);
+		npactl_graph_free(&nets[i].g);
+	}
+	npa_close(fd);
+	return status;
+}
