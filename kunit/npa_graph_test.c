@@ -107,6 +107,7 @@ BAD(op_output_range, tg->ops[2].first_output = 8)
 BAD(op_scratch_range, tg->ops[2].first_scratch = 1; tg->ops[2].num_scratch = 1)
 BAD(operand_id, tg->opnd[6] = 5)
 BAD(scratch_shared, tg->ops[2].num_scratch = 1)
+BAD(scratch_unowned, tg->ops[0].num_scratch = 0)
 BAD(inplace_size, tg->t[3].size = 512)
 BAD(writes_input, tg->opnd[7] = 0)
 BAD(writes_const, tg->opnd[7] = 1)
@@ -159,6 +160,7 @@ static const struct npa_graph_bad npa_graph_bads[] = {
 	CASE(op_scratch_range, -ERANGE, "ops.first_scratch"),
 	CASE(operand_id, -ERANGE, "operands"),
 	CASE(scratch_shared, -EINVAL, "ops.first_scratch"),
+	CASE(scratch_unowned, -EINVAL, "scratch"),
 	CASE(inplace_size, -EMSGSIZE, "ops.num_outputs"),
 	CASE(writes_input, -EPERM, "operands"),
 	CASE(writes_const, -EPERM, "operands"),

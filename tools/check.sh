@@ -20,13 +20,14 @@ stage() {
 	rc=$?
 	end=$(date +%s)
 	p=$(grep -c '^ok ' "$logs/$name.log")
-	f=$(grep -c '^not ok ' "$logs/$name.log")
+	# TAP: "not ok ... # TODO" is a known shortfall, not a failure.
+	f=$(grep '^not ok ' "$logs/$name.log" | grep -vc '# TODO')
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		# The stage failed without saying which test: count it as one.
 		echo "not ok - stage $name exited with status $rc" >> "$logs/$name.log"
 		f=1
 	fi
-	grep '^not ok ' "$logs/$name.log" | sed "s/^/    $name: /"
+	grep '^not ok ' "$logs/$name.log" | grep -v '# TODO' | sed "s/^/    $name: /"
 	printf '%-8s %4d passed, %3d failed  (%ds)  %s\n' "$name" "$p" "$f" \
 		$((end - start)) "build/check/$name.log"
 	passed=$((passed + p))
@@ -98,6 +99,7 @@ e2e() {
 stage lint lint
 stage stock stock
 stage host host
+stage fuzz make -s -C tools OUT="$here/build" fuzz-short
 stage kunit kunit
 stage e2e e2e
 

@@ -428,6 +428,10 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
 			owner[op->first_scratch + k] = i;
 		}
 	}
+	for (i = 0; i < g->num_scratch; i++) {
+		if (owner[i] == NPA_NONE)
+			return npa_fail(err, "scratch", i, -EINVAL);
+	}
 	return 0;
 }
 
@@ -454,7 +458,7 @@ int npa_graph_validate(const struct npa_graph *g,
 		       struct npa_graph_err *err)
 {
 	const struct npa_tensor_desc **descs;
-	u32 *producer, i;
+	u32 *producer, i, most;
 	int ret;
 
 	if (!g->num_tensors)
@@ -496,7 +500,10 @@ int npa_graph_validate(const struct npa_graph *g,
 	if (ret)
 		return ret;
 
-	descs = kvmalloc_array(max(g->num_operands, 1U), sizeof(*descs), GFP_KERNEL);
+	/* An op's input and output windows may overlap: size by the op. */
+	for (i = 0, most = 1; i < g->num_ops; i++)
+		most = max(most, g->ops[i].num_inputs + g->ops[i].num_outputs);
+	descs = kvmalloc_array(most, sizeof(*descs), GFP_KERNEL);
 	if (!descs)
 		return npa_fail(err, "operands", 0, -ENOMEM);
 	ret = npa_validate_exec(g, descs, err);

@@ -129,6 +129,11 @@ static int npa_model_check_args(struct npa_device *ndev,
 		dev_dbg(dev, "model create: unknown flags 0x%x\n", args->flags);
 		return -EINVAL;
 	}
+	if (args->budget > NPA_MAX_PLAN_BUDGET) {
+		dev_dbg(dev, "model create: budget %llu above %llu\n", args->budget,
+			NPA_MAX_PLAN_BUDGET);
+		return -EINVAL;
+	}
 	if (args->reserved) {
 		dev_dbg(dev, "model create: reserved is not zero\n");
 		return -EINVAL;

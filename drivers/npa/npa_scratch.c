@@ -315,15 +315,17 @@ static int npa_share_areas(struct npa_scratch_ctx *c, struct npa_scratch_req **r
 
 			if (granted < q->min_size)
 				return i;
-			if (!commit)
-				continue;
-			q->granted = granted;
-			q->offset = start;
-			if (gap.lo_scratch && start == gap.lo)
-				q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
+			/* The dry run must see exactly what placing would. */
+			if (commit) {
+				q->granted = granted;
+				q->offset = start;
+				if (gap.lo_scratch && start == gap.lo)
+					q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
+			}
 			gap.lo = start + granted;
 			gap.lo_scratch = true;
-			c->gaps[g] = gap;
+			if (commit)
+				c->gaps[g] = gap;
 		}
 	}
 	return i < n ? (int)i : -1;

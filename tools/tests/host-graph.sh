@@ -85,8 +85,7 @@ share_min=$here/tests/host-graph/scratch-share-min.json
 if plan_ok "$share_min" >/dev/null 2>&1; then
 	ok "json: variable scratch sharing a small free area grows <= stacking"
 else
-	todo "json: variable scratch sharing a small free area grows <= stacking" \
-		"npa_scratch.c shares the area evenly, below the minimums"
+	notok "json: variable scratch sharing a small free area grows <= stacking"
 fi
 
 json_keys() {
@@ -420,8 +419,7 @@ for cfg in "$cfgdir"/*.cfg; do
 		if [ "$g" -le "$n" ]; then
 			ok "darknet: $name plans, verified, scratch growth $g <= stacked $n"
 		else
-			todo "darknet: $name plans, verified, scratch growth $g <= stacked $n" \
-				"npa_scratch.c grows more than stacking here"
+			notok "darknet: $name plans, verified, scratch growth $g <= stacked $n"
 		fi
 	elif grep -qE "^npactl: $cfg: layer [0-9]+: (unsupported layer type \[[a-z]+\]|activation=[a-z]+ has no NPU operator .*)$" \
 		"$tmp/err"; then
@@ -435,7 +433,7 @@ desc="darknet: corpus scratch growth $tot_g <= 1/4 of stacked $tot_n"
 if [ $((4 * tot_g)) -le "$tot_n" ]; then
 	ok "$desc"
 else
-	todo "$desc" "the issue's target is not met yet (see Documentation/graphs.rst)"
+	notok "$desc"
 fi
 
 # Darknet's own parser agrees on every layer's shape (when it runs here).

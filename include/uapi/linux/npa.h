@@ -266,7 +266,8 @@ struct npa_scratch_desc {
  * @num_scratch: in: at most &npa_query.max_scratch.
  * @scratch_size: in: sizeof(struct npa_scratch_desc).
  * @flags: in: NPA_MODEL_* bits.
- * @budget: in: planner work budget in placements, 0 for the default.
+ * @budget: in: planner work budget in placements, 0 for the default; at
+ *	most 2^24 (-EINVAL above).
  * @handle: out: model handle, valid on this open file only.
  * @algorithm: out: enum of the planner algorithm that found the plan
  *	(see Documentation/planner.rst).
