@@ -16,6 +16,7 @@
 
 #include "libnpa.h"
 #include "tap.h"
+#include "testgraph.h"
 
 #define MAX_NTH 3000
 
@@ -80,31 +81,9 @@ static void snapshot(int fd, struct state *s)
 	}
 }
 
-static struct npa_tensor_desc tensors[4];
-static struct npa_op_desc ops[3];
-static __u32 operands[] = { 0, 1, 1, 2, 2, 0, 3 };
-static struct npa_scratch_desc scratch[] = {
-	{ .size = 4096 }, { .size = 8192, .min_size = 64, .flags = NPA_SCRATCH_VARIABLE },
-};
-static const struct npa_graph_desc graph = { tensors, ops, operands, scratch, 4, 3, 7, 2 };
-
 static void graph_init(void)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
-						       .dtype = NPA_DTYPE_INT8 };
-	tensors[0].flags = NPA_TENSOR_INPUT;
-	tensors[3].flags = NPA_TENSOR_OUTPUT;
-	ops[0] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION, .num_inputs = 1,
-		.first_output = 1, .num_outputs = 1, .num_scratch = 2,
-		.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
-	ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION, .flags = NPA_OP_INPLACE,
-		.first_input = 2, .num_inputs = 1, .first_output = 3, .num_outputs = 1,
-		.params = { [NPA_P_ACT] = NPA_ACT_LEAKY } };
-	ops[2] = (struct npa_op_desc){ .kind = NPA_OP_ADD, .first_input = 4,
-		.num_inputs = 2, .first_output = 6, .num_outputs = 1 };
+	graph_init_opts(true, true);
 }
 
 struct ctx {

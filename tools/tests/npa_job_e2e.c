@@ -20,43 +20,14 @@
 
 #include "libnpa.h"
 #include "tap.h"
+#include "testgraph.h"
 
 #define DBG "/sys/kernel/debug/npa0/"
-#define N 256		/* bytes of each tensor: [1, 4, 8, 8] int8 */
 #define SEC 1000000000LL
-
-/*
- * x (input) -relu-> a -leaky in place-> b; y (output) = add(b, x).
- * So y = clamp(max(x, 0) + x).
- */
-static struct npa_tensor_desc tensors[4];
-static struct npa_op_desc ops[3];
-static __u32 operands[] = { 0, 1, 1, 2, 2, 0, 3 };
-static const struct npa_graph_desc graph = { tensors, ops, operands, NULL, 4, 3, 7, 0 };
 
 static void graph_init(void)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
-						       .dtype = NPA_DTYPE_INT8 };
-	tensors[0].flags = NPA_TENSOR_INPUT;
-	tensors[3].flags = NPA_TENSOR_OUTPUT;
-	ops[0] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION, .first_input = 0,
-		.num_inputs = 1, .first_output = 1, .num_outputs = 1,
-		.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
-	ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
-		.flags = NPA_OP_INPLACE, .first_input = 2, .num_inputs = 1,
-		.first_output = 3, .num_outputs = 1,
-		.params = { [NPA_P_ACT] = NPA_ACT_LEAKY } };
-	ops[2] = (struct npa_op_desc){ .kind = NPA_OP_ADD, .first_input = 4,
-		.num_inputs = 2, .first_output = 6, .num_outputs = 1 };
-}
-
-static int clamp8(int v)
-{
-	return v < -128 ? -128 : v > 127 ? 127 : v;
+	graph_init_opts(true, false);
 }
 
 static void debugfs_write(const char *file, const char *val)
@@ -110,7 +81,7 @@ static int io_check(const struct io *io)
 	for (i = 0; i < N; i++) {
 		int x = io->x[i];
 
-		bad += io->y[i] != clamp8((x > 0 ? x : 0) + x);
+		bad += io->y[i] != graph_expect(x);
 	}
 	npa_buffer_sync(io->out, 0);
 	return bad;

@@ -19,42 +19,15 @@
 
 #include "libnpa.h"
 #include "tap.h"
+#include "testgraph.h"
 
 #define WORKERS		4
 #define MODELS		3
 #define DEPTH		16	/* jobs in flight per worker */
-#define N		256
-
-static struct npa_tensor_desc tensors[4];
-static struct npa_op_desc ops[3];
-static __u32 operands[] = { 0, 1, 1, 2, 2, 0, 3 };
-static const struct npa_graph_desc graph = { tensors, ops, operands, NULL, 4, 3, 7, 0 };
 
 static void graph_init(int variant)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
-						       .dtype = NPA_DTYPE_INT8 };
-	tensors[0].flags = NPA_TENSOR_INPUT;
-	tensors[3].flags = NPA_TENSOR_OUTPUT;
-	ops[0] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION, .num_inputs = 1,
-		.first_output = 1, .num_outputs = 1,
-		.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
-	ops[1] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
-		.flags = variant & 1 ? NPA_OP_INPLACE : 0, .first_input = 2,
-		.num_inputs = 1, .first_output = 3, .num_outputs = 1,
-		.params = { [NPA_P_ACT] = NPA_ACT_LEAKY } };
-	ops[2] = (struct npa_op_desc){ .kind = NPA_OP_ADD, .first_input = 4,
-		.num_inputs = 2, .first_output = 6, .num_outputs = 1 };
-}
-
-static int expect(int8_t x)
-{
-	int v = (x > 0 ? x : 0) + x;
-
-	return v > 127 ? 127 : v < -128 ? -128 : v;
+	graph_init_opts(variant & 1, false);
 }
 
 struct slot {
@@ -99,7 +72,7 @@ static int worker(int id, long jobs, int pipe_fd)
 					bad++;
 				npa_buffer_sync(s[k].out, 1);
 				for (i = 0; i < N; i++)
-					bad += s[k].y[i] != expect(s[k].x[i]);
+					bad += s[k].y[i] != graph_expect(s[k].x[i]);
 				npa_buffer_sync(s[k].out, 0);
 				close(s[k].job);
 				s[k].job = -1;
