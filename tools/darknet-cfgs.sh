@@ -17,7 +17,10 @@ if [ ! -d "$cfg" ]; then
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"	# let apt's sandbox user write there
 	trap 'rm -rf "$tmp"' EXIT
-	if ! (cd "$tmp" && apt-get download darknet >&2); then
+	# A fresh machine may have no apt lists yet: as root, update once.
+	if ! (cd "$tmp" && apt-get download darknet >&2) &&
+	   ! { [ "$(id -u)" = 0 ] && apt-get update -q >&2 &&
+	       (cd "$tmp" && apt-get download darknet >&2); }; then
 		echo "darknet-cfgs.sh: 'apt-get download darknet' failed" \
 		     "(apt lists not updated?)" >&2
 		exit 1
