@@ -54,7 +54,6 @@ void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
 	nfile->ndev = ndev;
 	mutex_init(&nfile->lock);
 	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
-	INIT_LIST_HEAD(&nfile->node);
 }
 
 struct npa_file *npa_file_get(struct npa_file *nfile)
@@ -100,9 +99,6 @@ static int npa_open(struct inode *inode, struct file *filp)
 		return -ENOMEM;
 
 	npa_file_init(nfile, ndev);
-	mutex_lock(&ndev->lock);
-	list_add_tail(&nfile->node, &ndev->files);
-	mutex_unlock(&ndev->lock);
 	filp->private_data = nfile;
 	atomic_inc(&ndev->open_files);
 	return 0;
@@ -113,9 +109,6 @@ static int npa_release(struct inode *inode, struct file *filp)
 	struct npa_file *nfile = filp->private_data;
 	struct npa_device *ndev = nfile->ndev;
 
-	mutex_lock(&ndev->lock);
-	list_del(&nfile->node);
-	mutex_unlock(&ndev->lock);
 	atomic_dec(&ndev->open_files);
 	npa_file_close(nfile);
 	npa_file_put(nfile);
@@ -210,7 +203,6 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 	if (!ndev)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
-	INIT_LIST_HEAD(&ndev->files);
 	INIT_LIST_HEAD(&ndev->models);
 	ndev->fence_context = dma_fence_context_alloc(1);
 	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);

@@ -28,7 +28,6 @@ struct npa_device;
  * @models: this file's models by handle (struct npa_model).
  * @num_buffers: live buffers created through this file.
  * @num_jobs: jobs of this file not ended yet.
- * @node: in &npa_device.files.
  */
 struct npa_file {
 	struct kref ref;
@@ -38,7 +37,6 @@ struct npa_file {
 	struct xarray models;
 	atomic_t num_buffers;
 	atomic_t num_jobs;
-	struct list_head node;
 };
 
 /**
@@ -50,7 +48,6 @@ struct npa_file {
  * @carveout: the contiguous DMA region.
  * @sim: the simulated NPU and its job queue.
  * @lock: see below.
- * @files: open files.
  * @models: live models of all files (struct npa_model.dev_node).
  * @debugfs: debugfs directory.
  * @fence_context: dma_fence context of the NPU queue.
@@ -63,9 +60,8 @@ struct npa_device {
 	struct device *npu_dev;
 	struct npa_carveout carveout;
 	struct npa_sim sim;
-	/* Protects @files and @models. */
+	/* Protects @models. */
 	struct mutex lock;
-	struct list_head files;
 	struct list_head models;
 	struct dentry *debugfs;
 	u64 fence_context;

@@ -417,18 +417,6 @@ void npa_sim_cancel_file(struct npa_sim *sim, struct npa_file *nfile)
 	}
 }
 
-/**
- * npa_sim_arena_bytes() - size of the shared activation arena
- * @sim: the NPU.
- *
- * Context: Process context.
- * Return: bytes; racy, for reports only.
- */
-u64 npa_sim_arena_bytes(struct npa_sim *sim)
-{
-	return npa_sim_shared_need(sim->ndev);
-}
-
 int npa_sim_init(struct npa_sim *sim, struct npa_device *ndev)
 {
 	sim->ndev = ndev;
