@@ -96,12 +96,20 @@ e2e() {
 	tap "e2e guest run clean (status $rc, no kernel reports)" test $rc = 0
 }
 
-stage lint lint
-stage stock stock
-stage host host
-stage fuzz make -s -C tools OUT="$here/build" fuzz-short
-stage kunit kunit
-stage e2e e2e
+# NPA_STAGES="host e2e" runs only those stages (for development; CI runs all).
+want() {
+	case " ${NPA_STAGES:-lint stock host fuzz kunit e2e} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+want lint && stage lint lint
+want stock && stage stock stock
+want host && stage host host
+want fuzz && stage fuzz make -s -C tools OUT="$here/build" fuzz-short
+want kunit && stage kunit kunit
+want e2e && stage e2e e2e
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
