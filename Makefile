@@ -11,7 +11,7 @@ NPA_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npa
 export NPA_CACHE
 
 .PHONY: help deps kernel module module-stock kunit-module lib tools tests \
-	check demo clean
+	install uninstall check demo clean
 
 help:
 	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here)"
@@ -20,6 +20,7 @@ help:
 	@echo "make module-stock  build/stock/npa.ko against Debian's linux-headers-amd64"
 	@echo "make kernel        build (once, cached in $(NPA_CACHE)) the test kernel"
 	@echo "make tools         build/bin/npactl and libnpa"
+	@echo "make install       libnpa, its headers and npactl into PREFIX (/usr/local)"
 	@echo "make clean         remove build/"
 
 deps:
@@ -50,6 +51,18 @@ tools: lib
 
 tests: lib
 	@$(MAKE) -s -C tools/tests OUT=$(BUILD)
+
+# PREFIX, LIBDIR, BINDIR and DESTDIR as usual.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+install: tools
+	@$(MAKE) -s -C tools/lib OUT=$(BUILD) PREFIX=$(PREFIX) install
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BUILD)/bin/npactl $(DESTDIR)$(BINDIR)/
+
+uninstall:
+	@$(MAKE) -s -C tools/lib OUT=$(BUILD) PREFIX=$(PREFIX) uninstall
+	rm -f $(DESTDIR)$(BINDIR)/npactl
 
 check: deps
 	@tools/check.sh

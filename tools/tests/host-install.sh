@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make install: into a scratch PREFIX and into a DESTDIR, then build a
+# program against the installed libnpa with pkg-config, shared and static.
+# TAP lines out.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+t() {
+	local desc=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then echo "ok - $desc"; else
+		echo "not ok - $desc"; sed 's/^/#   /' "$tmp/out"; fi
+}
+p=$tmp/usr
+t "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
+for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.0 \
+	 lib/pkgconfig/libnpa.pc include/libnpa.h include/linux/npa.h; do
+	t "installed $f" test -e "$p/$f"
+done
+cat > "$tmp/app.c" <<'APP'
+#include <stdio.h>
+#include <string.h>
+#include <libnpa.h>
+
+int main(void)
+{
+	/* No /dev/npa0 on the build host: the wrapper must say so. */
+	int fd = npa_open("/nonexistent/npa0");
+
+	return !(fd < 0 && !strcmp(npa_job_status_name(NPA_JOB_DONE), "done"));
+}
+APP
+export PKG_CONFIG_PATH=$p/lib/pkgconfig
+t "pkg-config finds libnpa" pkg-config --exists libnpa
+t "an application builds against the installed libnpa (shared)" sh -c \
+	"cc -o '$tmp/app' '$tmp/app.c' \$(pkg-config --cflags --libs libnpa)"
+t "it links libnpa.so.0 and runs" sh -c \
+	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.0' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
+t "an application builds against the installed libnpa (static)" sh -c \
+	"cc -o '$tmp/app-static' '$tmp/app.c' \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/app-static' | grep -q libnpa && '$tmp/app-static'"
+t "make install DESTDIR=... PREFIX=/usr" \
+	make -s -C "$root" install DESTDIR="$tmp/dest" PREFIX=/usr
+t "DESTDIR: the pkg-config file names PREFIX, not DESTDIR" \
+	grep -qx 'libdir=/usr/lib' "$tmp/dest/usr/lib/pkgconfig/libnpa.pc"
+t "make uninstall removes what install put there" sh -c \
+	"make -s -C '$root' uninstall PREFIX='$p' && ! find '$p' -type f -o -type l | grep ."
