@@ -80,9 +80,7 @@ static int npa_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	if (off >= buf->size || size > buf->size - off)
 		return -EINVAL;
 	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
-	return remap_pfn_range(vma, vma->vm_start,
-			       (co->phys + buf->region->offset + off) >> PAGE_SHIFT,
-			       size, vma->vm_page_prot);
+	return npa_carveout_mmap(co, buf->region, vma);
 }
 
 static int npa_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)

@@ -28,6 +28,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/seq_file.h>
@@ -39,14 +40,30 @@
 /* gen_pool returns 0 on failure: keep offsets at +PAGE_SIZE. */
 #define NPA_CO_BIAS	PAGE_SIZE
 
+/* Size of the reserved-memory region bound to @dev, or @size. */
+static size_t npa_carveout_rmem_size(struct device *dev, size_t size)
+{
+	struct device_node *np;
+	struct reserved_mem *rmem;
+
+	np = of_parse_phandle(dev->of_node, "memory-region", 0);
+	rmem = np ? of_reserved_mem_lookup(np) : NULL;
+	of_node_put(np);
+	return rmem ? rounddown(rmem->size, PAGE_SIZE) : size;
+}
+
 static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 			    size_t size)
 {
 	struct device *dev = co->dev;
 
 	if (dev->of_node && !of_reserved_mem_device_init(dev)) {
-		/* The reserved-memory pool now backs the coherent allocator. */
+		/*
+		 * The reserved-memory pool now backs the coherent allocator:
+		 * take all of it.
+		 */
 		co->source = NPA_CARVEOUT_RESERVED_MEM;
+		size = npa_carveout_rmem_size(dev, size);
 	} else if (base && size) {
 		co->vaddr = memremap(base, size, MEMREMAP_WB);
 		if (!co->vaddr) {
@@ -72,7 +89,6 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 		return -ENOMEM;
 	}
 	co->size = size;
-	co->phys = virt_to_phys(co->vaddr);
 	if (co->source != NPA_CARVEOUT_RESERVED_MEM)
 		co->source = NPA_CARVEOUT_COHERENT;
 	return 0;
@@ -206,6 +222,39 @@ void npa_carveout_free(struct npa_carveout *co, struct npa_region *r)
 	mutex_unlock(&co->lock);
 	gen_pool_free(co->pool, r->offset + NPA_CO_BIAS, r->size);
 	kfree(r);
+}
+
+/**
+ * npa_carveout_mmap() - map part of a region into user space
+ * @co: the carveout.
+ * @r: the region.
+ * @vma: the mapping; its page offset counts from the start of @r and the
+ *	caller has checked that it stays inside @r.
+ *
+ * Memory from memmap= is mapped like the kernel maps it (write-back); the
+ * coherent allocation and the reserved-memory pool go through the DMA API,
+ * which gives user space the same attributes as the kernel's mapping (on a
+ * non-coherent arm64 NPU: non-cacheable).
+ *
+ * Context: Process context, mmap lock held.
+ * Return: 0 or a negative errno.
+ */
+int npa_carveout_mmap(struct npa_carveout *co, struct npa_region *r,
+		      struct vm_area_struct *vma)
+{
+	unsigned long pgoff = vma->vm_pgoff;
+	int ret;
+
+	if (co->source == NPA_CARVEOUT_MEMMAP)
+		return remap_pfn_range(vma, vma->vm_start,
+				       PHYS_PFN(co->phys + r->offset) + pgoff,
+				       vma->vm_end - vma->vm_start,
+				       vma->vm_page_prot);
+	/* dma_mmap_coherent() reads the offset in the allocation from here. */
+	vma->vm_pgoff = pgoff + (r->offset >> PAGE_SHIFT);
+	ret = dma_mmap_coherent(co->dev, vma, co->vaddr, co->dma, co->size);
+	vma->vm_pgoff = pgoff;
+	return ret;
 }
 
 size_t npa_carveout_used(struct npa_carveout *co)

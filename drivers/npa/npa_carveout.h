@@ -12,6 +12,7 @@
 struct device;
 struct gen_pool;
 struct seq_file;
+struct vm_area_struct;
 
 enum npa_carveout_source {
 	NPA_CARVEOUT_NONE,
@@ -26,7 +27,7 @@ enum npa_carveout_source {
  * @source: where the memory came from.
  * @vaddr: kernel mapping of the whole region.
  * @dma: device (bus) address of the start.
- * @phys: physical address of the start, for mmap.
+ * @phys: physical address of the start, for mmap (memmap= only).
  * @size: bytes.
  * @pool: the kernel's range allocator over [0, @size) (offsets + 1 so that
  *	offset 0 is not the failure value).
@@ -71,6 +72,8 @@ struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
 				      const char *owner);
 void npa_carveout_free(struct npa_carveout *co, struct npa_region *r);
 void npa_carveout_show(struct npa_carveout *co, struct seq_file *m);
+int npa_carveout_mmap(struct npa_carveout *co, struct npa_region *r,
+		      struct vm_area_struct *vma);
 size_t npa_carveout_used(struct npa_carveout *co);
 
 #endif /* __NPA_CARVEOUT_H__ */
