@@ -23,6 +23,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -349,6 +350,18 @@ static struct platform_driver npa_driver = {
 	},
 };
 
+/* The device tree describes an NPU: the OF core made its device. */
+static bool __init npa_dt_has_npu(void)
+{
+	struct device_node *np;
+	bool avail;
+
+	np = of_find_matching_node(NULL, npa_of_match);
+	avail = np && of_device_is_available(np);
+	of_node_put(np);
+	return avail;
+}
+
 static int __init npa_init(void)
 {
 	int ret;
@@ -356,6 +369,8 @@ static int __init npa_init(void)
 	ret = platform_driver_register(&npa_driver);
 	if (ret)
 		return ret;
+	if (npa_dt_has_npu())
+		return 0;
 	/* No device tree node on this machine: make the NPU ourselves. */
 	npa_pdev = platform_device_register_simple("npa-sim", -1, NULL, 0);
 	if (IS_ERR(npa_pdev)) {
