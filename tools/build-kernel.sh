@@ -3,15 +3,31 @@
 # Build (once) and cache the npa test kernel: Debian's linux-source-6.1,
 # allnoconfig plus tools/testing/npa-test.config.  Prints the build directory
 # (usable as KDIR for out-of-tree modules) on stdout.
+#
+# usage: tools/build-kernel.sh [arm64]
+#   arm64: the arm64 kernel for the device-tree test (tools/testing/dt.sh),
+#   cross-built with aarch64-linux-gnu-gcc from tools/testing/npa-arm64.config;
+#   build modules against it with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-frag=$here/tools/testing/npa-test.config
+arch=${1:-x86}
+case $arch in
+x86)
+	frag=$here/tools/testing/npa-test.config
+	kmake=() image=bzImage link=kernel ;;
+arm64)
+	frag=$here/tools/testing/npa-arm64.config
+	kmake=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) image=Image link=kernel-arm64 ;;
+*)
+	echo "build-kernel: unknown architecture $arch (x86 or arm64)" >&2
+	exit 2 ;;
+esac
 cache=${NPA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/npa}
 tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
 [ -n "$tarball" ] || { echo "build-kernel: /usr/src/linux-source-6.1.tar.xz missing (apt-get install linux-source-6.1)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %Y "$tarball")
 src=$cache/src-$srcver/linux-source-6.1
-hash=$( (cat "$frag"; echo "$srcver") | sha256sum | cut -c1-12)
+hash=$( (cat "$frag"; echo "$srcver"; [ $arch = x86 ] || echo "$arch") | sha256sum | cut -c1-12)
 out=$cache/kernel-$hash
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
@@ -23,20 +39,20 @@ if [ ! -f "$src/.npa-extracted" ]; then
 	touch "$src/.npa-extracted"
 fi
 if [ ! -f "$out/.npa-built" ]; then
-	echo "build-kernel: building test kernel in $out (~5 min)" >&2
+	echo "build-kernel: building the $arch test kernel in $out (~5 min)" >&2
 	mkdir -p "$out"
-	make -s -C "$src" O="$out" allnoconfig >&2
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
-	make -s -C "$src" O="$out" olddefconfig >&2
+	make -s -C "$src" O="$out" "${kmake[@]}" allnoconfig >&2
+	env "${kmake[@]}" "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
+	make -s -C "$src" O="$out" "${kmake[@]}" olddefconfig >&2
 	missing=0
 	while IFS= read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qx "$line" "$out/.config" || { echo "build-kernel: $line did not stick" >&2; missing=1; }
 	done < "$frag"
 	[ $missing = 0 ] || exit 1
-	make -s -C "$src" O="$out" -j"$(nproc)" bzImage modules_prepare >&2
-	make -s -C "$src" O="$out" -j"$(nproc)" modules >&2 || true
+	make -s -C "$src" O="$out" "${kmake[@]}" -j"$(nproc)" $image modules_prepare >&2
+	make -s -C "$src" O="$out" "${kmake[@]}" -j"$(nproc)" modules >&2 || true
 	touch "$out/.npa-built"
 fi
-ln -sfn "$out" "$cache/kernel"
+ln -sfn "$out" "$cache/$link"
 echo "$out"

@@ -96,9 +96,30 @@ e2e() {
 	tap "e2e guest run clean (status $rc, no kernel reports)" test $rc = 0
 }
 
+# The device-tree paths (reserved-memory carveout, "npa,sim-npu" match) on
+# an arm64 guest: its own small kernel, cached like the x86 one.
+dt() {
+	local kd rc=0
+	kd=$(tools/build-kernel.sh arm64 2>"$logs/kernel-arm64.log") || {
+		cat "$logs/kernel-arm64.log"
+		echo "not ok - arm64 test kernel build"
+		return 1
+	}
+	tap "npa.ko builds warning-free for arm64 (W=1)" \
+		tools/kmod-build.sh "$kd" build/arm64/module W=1 \
+		ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- || return 1
+	make -s -C tools/tests OUT="$here/build" dt || return 1
+	tools/qemu-run.sh -A arm64 -k "$kd/arch/arm64/boot/Image" -m 512 \
+		-i build/arm64/npa_dt -d tools/testing/npa-dt.dtsi \
+		-f build/arm64/module/npa.ko -l "$logs/dt-console.log" -t 600 || rc=$?
+	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/dt-console.log" |
+		grep -E '^(not )?ok '
+	tap "device-tree guest run clean (status $rc, no kernel reports)" test $rc = 0
+}
+
 # NPA_STAGES="host e2e" runs only those stages (for development; CI runs all).
 want() {
-	case " ${NPA_STAGES:-lint stock host fuzz kunit e2e} " in
+	case " ${NPA_STAGES:-lint stock host fuzz kunit e2e dt} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -110,6 +131,7 @@ want host && stage host host
 want fuzz && stage fuzz make -s -C tools OUT="$here/build" fuzz-short
 want kunit && stage kunit kunit
 want e2e && stage e2e e2e
+want dt && stage dt dt
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

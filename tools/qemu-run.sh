@@ -5,9 +5,15 @@
 #
 # usage: tools/qemu-run.sh -k BZIMAGE -s SCRIPT -l LOG [-f FILE]... [-t SECS]
 #                          [-m MEM_MB] [-c none|strict]
+#        tools/qemu-run.sh -A arm64 -k IMAGE -i INIT -d DTSI -l LOG [-f FILE]...
 #
 #   -k  kernel image to boot
 #   -s  shell script run in the guest as /npa/test.sh, from /npa
+#   -i  instead of -s: a static program that is the guest's /init (it prints
+#       NPA-GUEST-BEGIN, TAP lines and NPA-RESULT: N itself, then reboots)
+#   -A  x86 (default) or arm64 (qemu-system-aarch64 -M virt, console ttyAMA0)
+#   -d  arm64: device tree source merged into the DTB QEMU generates for
+#       the virt machine (needs dtc)
 #   -f  file copied into the guest's /npa/ (modules, binaries, data); for
 #       dynamically linked ELF files their shared libraries come along
 #   -l  where to keep the console log
@@ -20,21 +26,25 @@
 # hosts).  NPA_QEMU_VERBOSE=1 copies the console to stdout as it runs.
 set -euo pipefail
 kernel= script= log= timeout=600 mem=1024 checks=strict append=
+arch=x86 init= dtsi=
 files=()
-while getopts "k:s:l:f:t:m:c:a:" o; do
+while getopts "k:s:l:f:t:m:c:a:A:i:d:" o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	s) script=$OPTARG ;;
+	i) init=$OPTARG ;;
+	A) arch=$OPTARG ;;
+	d) dtsi=$OPTARG ;;
 	l) log=$OPTARG ;;
 	f) files+=("$OPTARG") ;;
 	t) timeout=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) checks=$OPTARG ;;
 	a) append=$OPTARG ;;
-	*) sed -n '3,22p' "$0" >&2; exit 2 ;;
+	*) sed -n '3,30p' "$0" >&2; exit 2 ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$script" ] && [ -n "$log" ] || { sed -n '3,22p' "$0" >&2; exit 2; }
+[ -n "$kernel" ] && [ -n "$script$init" ] && [ -n "$log" ] || { sed -n '3,30p' "$0" >&2; exit 2; }
 [ -r "$kernel" ] || { echo "qemu-run: cannot read kernel $kernel" >&2; exit 2; }
 busybox=$(command -v busybox || true)
 [ -x /bin/busybox ] && busybox=/bin/busybox
@@ -42,7 +52,7 @@ busybox=$(command -v busybox || true)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,npa,etc}
-cp "$busybox" "$root/bin/busybox"
+[ -n "$init" ] || cp "$busybox" "$root/bin/busybox"
 
 copy_libs() {
 	local f=$1 lib
@@ -58,9 +68,11 @@ for f in "${files[@]}"; do
 		copy_libs "$f"
 	fi
 done
-cp "$script" "$root/npa/test.sh"
-
-cat > "$root/init" <<'INIT'
+if [ -n "$init" ]; then
+	cp "$init" "$root/init"
+else
+	cp "$script" "$root/npa/test.sh"
+	cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/npa:/bin LD_LIBRARY_PATH=/npa
@@ -86,16 +98,36 @@ echo "NPA-RESULT: $rc"
 sync
 reboot -f
 INIT
+fi
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$root.cpio.gz"
-trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+trap 'rm -rf "$root" "$root.cpio.gz" "$root.dts" "$root.dtb"' EXIT
 
 accel="-accel tcg"
 [ "${NPA_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
 mkdir -p "$(dirname "$log")"
-qemu=(qemu-system-x86_64 $accel -m "$mem" -smp 2 -nographic -no-reboot
-      -kernel "$kernel" -initrd "$root.cpio.gz"
-      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 kmemleak=on $append")
+cmdline="rdinit=/init panic=-1 oops=panic loglevel=7 kmemleak=on $append"
+case $arch in
+x86)
+	qemu=(qemu-system-x86_64 $accel -m "$mem" -smp 2 -nographic -no-reboot
+	      -kernel "$kernel" -initrd "$root.cpio.gz"
+	      -append "console=ttyS0 $cmdline") ;;
+arm64)
+	machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m "$mem" -smp 2)
+	if [ -n "$dtsi" ]; then
+		# The virt machine's own DTB plus our nodes: dtc merges the
+		# second root node into the first.
+		"${machine[@]}" -machine dumpdtb="$root.dtb" -nographic >/dev/null 2>&1
+		{ dtc -q -I dtb -O dts "$root.dtb"; cat "$dtsi"; } > "$root.dts"
+		dtc -q -I dts -O dtb -o "$root.dtb" "$root.dts"
+		machine+=(-dtb "$root.dtb")
+	fi
+	qemu=("${machine[@]}" -nographic -no-reboot -kernel "$kernel"
+	      -initrd "$root.cpio.gz" -append "console=ttyAMA0 $cmdline") ;;
+*)
+	echo "qemu-run: unknown architecture $arch" >&2
+	exit 2 ;;
+esac
 status=0
 if [ "${NPA_QEMU_VERBOSE:-0}" = 1 ]; then
 	timeout "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" || status=$?

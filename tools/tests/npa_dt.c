@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device-tree test: /init of an arm64 guest booted with a DTB that has a
+ * reserved-memory carveout (shared-dma-pool, no-map) and an "npa,sim-npu"
+ * node that points at it (tools/testing/npa-dt.dtsi).  It loads npa.ko,
+ * checks that the driver bound the device tree's NPU (and made no NPU of its
+ * own), that the carveout is exactly the reserved region, that dma-bufs
+ * mmap through the DMA API and that a job runs, then unloads and reloads.
+ * TAP lines out, kmemleak at the end, "NPA-RESULT: <failures>" last, then
+ * reboot (QEMU runs with -no-reboot).
+ *
+ * Static and self-contained (no busybox for arm64 here): libnpa is compiled
+ * in.  usage: the kernel runs it as /init; npa.ko is /npa/npa.ko.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "testgraph.h"
+
+#define CARVEOUT_BYTES	(32u << 20)	/* reg size in npa-dt.dtsi */
+#define DT_NPU		"/proc/device-tree/npu"
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return (int)n;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd, ok;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int load(void)
+{
+	int fd, ret;
+
+	fd = open("/npa/npa.ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	return ret ? -errno : 0;
+}
+
+static int unload(void)
+{
+	return syscall(SYS_delete_module, "npa", O_NONBLOCK) ? -errno : 0;
+}
+
+/* devtmpfs creates the node from a kernel thread: give it a moment. */
+static int wait_node(const char *path, int present)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if ((access(path, F_OK) == 0) == present)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static int klog_has(const char *needle)
+{
+	static char log[1 << 20];
+	int n;
+
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	if (n < 0)
+		return 0;
+	log[n] = 0;
+	return strstr(log, needle) != NULL;
+}
+
+static void test_binding(void)
+{
+	char buf[4096];
+
+	tap_ok(read_file(DT_NPU "/compatible", buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, "npa,sim-npu"), "the DTB has an npa,sim-npu node");
+	tap_ok(load() == 0, "insmod npa.ko");
+	tap_ok(wait_node("/dev/npa0", 1), "/dev/npa0 appears");
+	tap_ok(access("/sys/bus/platform/drivers/npa-sim/npu", F_OK) == 0,
+	       "the driver bound the device tree's NPU (platform device \"npu\")");
+	tap_ok(access("/sys/bus/platform/devices/npa-sim", F_OK) != 0,
+	       "the module made no NPU device of its own");
+	tap_ok(access("/sys/bus/platform/devices/npu/of_node", F_OK) == 0,
+	       "the bound device has a device tree node");
+	tap_ok(klog_has("(reserved-memory)"),
+	       "the carveout came from the reserved-memory node");
+	tap_ok(read_file("/sys/kernel/debug/npa0/carveout", buf, sizeof(buf)) > 0 &&
+	       !strncmp(buf, "carveout 33554432 bytes", 23),
+	       "the carveout is the whole 32 MiB reserved region");
+}
+
+static void test_mmap(int fd)
+{
+	unsigned char *p, *q;
+	int b, i, bad = 0;
+
+	b = npa_buffer_create(fd, 3 * 4096);
+	tap_ok(b >= 0, "buffer create in the reserved carveout (%d)", b);
+	if (b < 0)
+		return;
+	p = npa_buffer_map(b, 3 * 4096);
+	tap_ok(p != NULL, "mmap through dma_mmap_coherent()");
+	if (!p) {
+		close(b);
+		return;
+	}
+	for (i = 0; i < 3 * 4096; i++)
+		bad += p[i] != 0;
+	tap_ok(!bad, "the buffer is zeroed");
+	npa_buffer_sync(b, 1);
+	for (i = 0; i < 3 * 4096; i++)
+		p[i] = (unsigned char)(i * 7 + 3);
+	npa_buffer_sync(b, 0);
+	q = mmap(NULL, 4096, PROT_READ, MAP_SHARED, b, 2 * 4096);
+	tap_ok(q != MAP_FAILED, "mmap the third page alone");
+	if (q != MAP_FAILED) {
+		for (i = 0, bad = 0; i < 4096; i++)
+			bad += q[i] != (unsigned char)((2 * 4096 + i) * 7 + 3);
+		tap_ok(!bad, "an offset mapping sees the same bytes (%d differ)", bad);
+		munmap(q, 4096);
+	}
+	q = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, b, 2 * 4096);
+	tap_ok(q == MAP_FAILED, "a mapping past the buffer's end fails");
+	npa_buffer_unmap(p, 3 * 4096);
+	close(b);
+}
+
+static void test_job(int fd)
+{
+	struct npa_job_wait w;
+	struct npa_binding bind[2];
+	int8_t *x, *y;
+	int model, in, out, job, i, bad = 0, ret;
+
+	graph_init_opts(true, true);
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	tap_ok(model > 0, "model create (%d)", model);
+	in = npa_buffer_create(fd, N);
+	out = npa_buffer_create(fd, N);
+	x = npa_buffer_map(in, 4096);
+	y = npa_buffer_map(out, 4096);
+	tap_ok(model > 0 && x && y, "input and output buffers mapped");
+	if (model <= 0 || !x || !y)
+		return;
+	for (i = 0; i < N; i++)
+		x[i] = (int8_t)(i * 37 - 100);
+	bind[0] = (struct npa_binding){ .fd = in };
+	bind[1] = (struct npa_binding){ .fd = out };
+	job = npa_job_submit(fd, model, bind, 2, 0, NULL);
+	tap_ok(job >= 0, "job submit (%d)", job);
+	if (job >= 0) {
+		ret = npa_job_wait(fd, job, npa_now_ns() + 30000000000LL, &w);
+		tap_ok(ret == 0 && w.status == NPA_JOB_DONE,
+		       "the job ran on the device tree's NPU (%d, %s)", ret,
+		       npa_job_status_name(w.status));
+		for (i = 0; i < N; i++)
+			bad += y[i] != graph_expect(x[i]);
+		tap_ok(!bad, "its output is right (%d bytes differ)", bad);
+		close(job);
+	}
+	npa_buffer_unmap(x, 4096);
+	npa_buffer_unmap(y, 4096);
+	close(in);
+	close(out);
+	tap_ok(npa_model_destroy(fd, model) == 0, "model destroy");
+}
+
+static void kmemleak(void)
+{
+	static char buf[1 << 16];
+	const char *leak = "/sys/kernel/debug/kmemleak";
+	int n;
+
+	if (access(leak, W_OK))
+		return;
+	sleep(6);	/* kmemleak reports objects older than 5 s */
+	write_file(leak, "scan");
+	n = read_file(leak, buf, sizeof(buf));
+	printf("NPA-KMEMLEAK-BEGIN\n%s\nNPA-KMEMLEAK-END\n", n > 0 ? buf : "");
+}
+
+int main(void)
+{
+	char buf[256];
+	int fd;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	write_file("/sys/kernel/debug/kmemleak", "clear");
+	read_file("/proc/sys/kernel/osrelease", buf, sizeof(buf));
+	printf("NPA-GUEST-BEGIN %s", buf);
+	fflush(stdout);
+
+	test_binding();
+	fd = npa_open("/dev/npa0");
+	tap_ok(fd >= 0, "open /dev/npa0 (%d)", fd);
+	if (fd >= 0) {
+		struct npa_query q;
+
+		tap_ok(npa_query(fd, &q) == 0 && q.carveout_bytes == CARVEOUT_BYTES,
+		       "QUERY reports the 32 MiB carveout");
+		test_mmap(fd);
+		test_job(fd);
+		close(fd);
+	}
+	tap_ok(unload() == 0, "rmmod npa");
+	tap_ok(wait_node("/dev/npa0", 0), "/dev/npa0 is gone");
+	tap_ok(load() == 0, "insmod again: the reserved region was given back");
+	tap_ok(wait_node("/dev/npa0", 1), "/dev/npa0 is back");
+	fd = npa_open("/dev/npa0");
+	if (fd >= 0) {
+		test_mmap(fd);
+		close(fd);
+	}
+	tap_ok(unload() == 0, "rmmod npa again");
+
+	kmemleak();
+	printf("NPA-RESULT: %d\n", tap_failed);
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}
