@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -486,6 +487,60 @@ static void test_query(int fd)
 	       (unsigned long long)q.jobs_done, (unsigned long long)q.jobs_failed);
 }
 
+static int try_unload(void)
+{
+	return syscall(SYS_delete_module, "npa", O_NONBLOCK) ? errno : 0;
+}
+
+/*
+ * The dma-bufs and job fds pin the module: rmmod must fail while any is
+ * open, even after /dev/npa0 itself was closed, and what they hold stays
+ * usable.  Runs with no other npa fd open in this process.
+ */
+static void test_unload_held(void)
+{
+	struct npa_job_wait w;
+	struct pollfd pfd;
+	struct io io;
+	int fd, model, job, ret, i, bad = 0;
+
+	fd = npa_open(NULL);
+	model = fd < 0 ? -1 : npa_model_create(fd, &graph, 0, 0, NULL);
+	if (model <= 0 || io_create(fd, &io, 5)) {
+		tap_ok(0, "unload: set up a model and buffers");
+		return;
+	}
+	job = submit(fd, model, &io, 0, NULL);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10000000000LL, &w);
+	tap_ok(job >= 0 && ret == 0 && w.status == NPA_JOB_DONE,
+	       "unload: a job ran (%d)", ret);
+	close(fd);
+
+	ret = try_unload();
+	tap_ok(ret == EWOULDBLOCK,
+	       "rmmod fails (EWOULDBLOCK) with /dev/npa0 closed but dma-bufs and a job fd open (%d)",
+	       ret);
+	for (i = 0; i < N; i++)
+		bad += io.y[i] != graph_expect(io.x[i]);
+	tap_ok(!bad, "the output buffer still holds the job's results after close (%d differ)",
+	       bad);
+	io_destroy(&io);
+
+	ret = try_unload();
+	tap_ok(ret == EWOULDBLOCK, "rmmod fails with only a job fd open (%d)", ret);
+	pfd = (struct pollfd){ .fd = job, .events = POLLIN };
+	tap_ok(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN),
+	       "the job fd still polls readable");
+
+	fd = npa_open(NULL);
+	ret = fd < 0 ? -1 : npa_buffer_create(fd, 4096);
+	close(fd);
+	close(job);
+	tap_ok(ret >= 0 && try_unload() == EWOULDBLOCK,
+	       "rmmod fails with only a dma-buf open");
+	close(ret);
+}
+
 int main(void)
 {
 	int fd = npa_open(NULL), model;
@@ -511,5 +566,6 @@ int main(void)
 	test_query(fd);
 	npa_model_destroy(fd, model);
 	close(fd);
+	test_unload_held();
 	return tap_failed;
 }
