@@ -61,6 +61,8 @@ static void npa_model_release(struct kref *ref)
 	mutex_lock(&ndev->lock);
 	list_del(&model->dev_node);
 	mutex_unlock(&ndev->lock);
+	if (!model->arena)
+		npa_sim_trim(&ndev->sim);
 	npa_model_free(model);
 }
 

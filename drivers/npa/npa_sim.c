@@ -31,8 +31,10 @@
  *
  * Activation arenas: jobs run one at a time, so models share one
  * activation arena per queue, sized to the largest model that uses it;
- * the runner (re)allocates it before a job that needs more.  A model
- * created with %NPA_MODEL_PRIVATE_ARENA has its own.
+ * the runner (re)allocates it before a job that needs more, and when a
+ * model that used it goes, gives back what the remaining ones do not need
+ * (all of it after the last one).  A model created with
+ * %NPA_MODEL_PRIVATE_ARENA has its own.
  */
 
 #include <linux/delay.h>
@@ -105,6 +107,20 @@ static struct npa_region *npa_sim_arena(struct npa_sim *sim,
 	npa_carveout_free(co, sim->arena);
 	sim->arena = npa_carveout_alloc(co, need, "shared arena");
 	return sim->arena;
+}
+
+/*
+ * Give back what the shared arena holds beyond what the remaining models
+ * need; the next job allocates what it needs.  Runs on the queue, so no
+ * job is using the arena.
+ */
+static void npa_sim_arena_trim(struct npa_sim *sim)
+{
+	if (sim->arena &&
+	    PAGE_ALIGN(npa_sim_shared_need(sim->ndev)) < sim->arena->size) {
+		npa_carveout_free(&sim->ndev->carveout, sim->arena);
+		sim->arena = NULL;
+	}
 }
 
 static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
@@ -294,8 +310,10 @@ static void npa_sim_work(struct work_struct *work)
 			sim->abort = 0;
 		}
 		spin_unlock(&sim->lock);
-		if (!job)
+		if (!job) {
+			npa_sim_arena_trim(sim);
 			return;
+		}
 
 		npa_job_started(job);
 		mod_delayed_work(system_wq, &sim->watchdog,
@@ -415,6 +433,21 @@ void npa_sim_cancel_file(struct npa_sim *sim, struct npa_file *nfile)
 		atomic64_inc(&sim->jobs_failed);
 		npa_job_end(job, NPA_JOB_ABORTED);
 	}
+}
+
+/**
+ * npa_sim_trim() - a model left: shrink the shared arena when it can
+ * @sim: the NPU.
+ *
+ * The queue does it after the jobs queued before; a job queued meanwhile
+ * grows it again.
+ *
+ * Context: Any.
+ */
+void npa_sim_trim(struct npa_sim *sim)
+{
+	if (sim->wq)
+		queue_work(sim->wq, &sim->work);
 }
 
 int npa_sim_init(struct npa_sim *sim, struct npa_device *ndev)

@@ -68,5 +68,6 @@ void npa_sim_queue(struct npa_sim *sim, struct npa_job *job);
 void npa_sim_cancel(struct npa_sim *sim, struct npa_job *job);
 void npa_sim_cancel_file(struct npa_sim *sim, struct npa_file *nfile);
 void npa_sim_reset(struct npa_sim *sim);
+void npa_sim_trim(struct npa_sim *sim);
 
 #endif /* __NPA_SIM_H__ */

@@ -487,6 +487,54 @@ static void test_query(int fd)
 	       (unsigned long long)q.jobs_done, (unsigned long long)q.jobs_failed);
 }
 
+static __u64 carveout_used(int fd)
+{
+	struct npa_query q;
+
+	return npa_query(fd, &q) ? ~0ULL : q.carveout_used_bytes;
+}
+
+/*
+ * The shared activation arena grows for the models that use it and is
+ * given back when the last of them goes.  Runs with no other model open.
+ */
+static void test_arena_trim(void)
+{
+	struct npa_job_wait w;
+	__u64 before, ran, after = 0;
+	struct io io;
+	int fd, model, job, ret, i;
+
+	fd = npa_open(NULL);
+	before = carveout_used(fd);
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	if (model <= 0 || io_create(fd, &io, 9)) {
+		tap_ok(0, "arena trim: set up a model and buffers");
+		close(fd);
+		return;
+	}
+	job = submit(fd, model, &io, 0, NULL);
+	ret = npa_job_wait(fd, job, npa_now_ns() + 10000000000LL, &w);
+	close(job);
+	io_destroy(&io);
+	ran = carveout_used(fd);
+	tap_ok(ret == 0 && ran > before,
+	       "the first job allocates the shared arena (%llu -> %llu bytes in use)",
+	       (unsigned long long)before, (unsigned long long)ran);
+	npa_model_destroy(fd, model);
+	/* The queue gives the arena back after the model is gone. */
+	for (i = 0; i < 200; i++) {
+		after = carveout_used(fd);
+		if (after == before)
+			break;
+		usleep(10000);
+	}
+	tap_ok(after == before,
+	       "destroying the last model gives the shared arena back (%llu bytes in use, %llu before)",
+	       (unsigned long long)after, (unsigned long long)before);
+	close(fd);
+}
+
 static int try_unload(void)
 {
 	return syscall(SYS_delete_module, "npa", O_NONBLOCK) ? errno : 0;
@@ -566,6 +614,7 @@ int main(void)
 	test_query(fd);
 	npa_model_destroy(fd, model);
 	close(fd);
+	test_arena_trim();
 	test_unload_held();
 	return tap_failed;
 }
