@@ -109,12 +109,18 @@ dt() {
 		tools/kmod-build.sh "$kd" build/arm64/module W=1 \
 		ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- || return 1
 	make -s -C tools/tests OUT="$here/build" dt || return 1
-	tools/qemu-run.sh -A arm64 -k "$kd/arch/arm64/boot/Image" -m 512 \
-		-i build/arm64/npa_dt -d tools/testing/npa-dt.dtsi \
-		-f build/arm64/module/npa.ko -l "$logs/dt-console.log" -t 600 || rc=$?
-	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/dt-console.log" |
-		grep -E '^(not )?ok '
-	tap "device-tree guest run clean (status $rc, no kernel reports)" test $rc = 0
+	# The carveout in a no-map pool, then in a reusable (CMA) one.
+	for pool in dt dt-cma; do
+		rc=0
+		tools/qemu-run.sh -A arm64 -k "$kd/arch/arm64/boot/Image" -m 512 \
+			-i build/arm64/npa_dt -d tools/testing/npa-$pool.dtsi \
+			-f build/arm64/module/npa.ko -l "$logs/$pool-console.log" \
+			-t 600 || rc=$?
+		sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/$pool-console.log" |
+			grep -E '^(not )?ok '
+		tap "device-tree guest run clean, npa-$pool.dtsi (status $rc, no kernel reports)" \
+			test $rc = 0
+	done
 }
 
 # NPA_STAGES="host e2e" runs only those stages (for development; CI runs all).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device-tree test: /init of an arm64 guest booted with a DTB that has a
- * reserved-memory carveout (shared-dma-pool, no-map) and an "npa,sim-npu"
- * node that points at it (tools/testing/npa-dt.dtsi).  It loads npa.ko,
+ * reserved-memory carveout (shared-dma-pool, no-map or reusable) and an
+ * "npa,sim-npu" node that points at it (tools/testing/npa-dt*.dtsi).  It loads npa.ko,
  * checks that the driver bound the device tree's NPU (and made no NPU of its
  * own), that the carveout is exactly the reserved region, that dma-bufs
  * mmap through the DMA API and that a job runs, then unloads and reloads.
@@ -31,6 +31,11 @@
 
 #define CARVEOUT_BYTES	(32u << 20)	/* reg size in npa-dt.dtsi */
 #define DT_NPU		"/proc/device-tree/npu"
+#define DT_POOL		"/proc/device-tree/reserved-memory/npa-carveout@50000000"
+
+/* "[no-map] " or "[reusable] ": which kind of pool this boot has. */
+static const char *pool = "";
+#define T(cond, fmt, ...) tap_ok(cond, "%s" fmt, pool, ##__VA_ARGS__)
 
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -106,19 +111,19 @@ static void test_binding(void)
 {
 	char buf[4096];
 
-	tap_ok(read_file(DT_NPU "/compatible", buf, sizeof(buf)) > 0 &&
+	T(read_file(DT_NPU "/compatible", buf, sizeof(buf)) > 0 &&
 	       !strcmp(buf, "npa,sim-npu"), "the DTB has an npa,sim-npu node");
-	tap_ok(load() == 0, "insmod npa.ko");
-	tap_ok(wait_node("/dev/npa0", 1), "/dev/npa0 appears");
-	tap_ok(access("/sys/bus/platform/drivers/npa-sim/npu", F_OK) == 0,
+	T(load() == 0, "insmod npa.ko");
+	T(wait_node("/dev/npa0", 1), "/dev/npa0 appears");
+	T(access("/sys/bus/platform/drivers/npa-sim/npu", F_OK) == 0,
 	       "the driver bound the device tree's NPU (platform device \"npu\")");
-	tap_ok(access("/sys/bus/platform/devices/npa-sim", F_OK) != 0,
+	T(access("/sys/bus/platform/devices/npa-sim", F_OK) != 0,
 	       "the module made no NPU device of its own");
-	tap_ok(access("/sys/bus/platform/devices/npu/of_node", F_OK) == 0,
+	T(access("/sys/bus/platform/devices/npu/of_node", F_OK) == 0,
 	       "the bound device has a device tree node");
-	tap_ok(klog_has("(reserved-memory)"),
+	T(klog_has("(reserved-memory)"),
 	       "the carveout came from the reserved-memory node");
-	tap_ok(read_file("/sys/kernel/debug/npa0/carveout", buf, sizeof(buf)) > 0 &&
+	T(read_file("/sys/kernel/debug/npa0/carveout", buf, sizeof(buf)) > 0 &&
 	       !strncmp(buf, "carveout 33554432 bytes", 23),
 	       "the carveout is the whole 32 MiB reserved region");
 }
@@ -129,32 +134,32 @@ static void test_mmap(int fd)
 	int b, i, bad = 0;
 
 	b = npa_buffer_create(fd, 3 * 4096);
-	tap_ok(b >= 0, "buffer create in the reserved carveout (%d)", b);
+	T(b >= 0, "buffer create in the reserved carveout (%d)", b);
 	if (b < 0)
 		return;
 	p = npa_buffer_map(b, 3 * 4096);
-	tap_ok(p != NULL, "mmap through dma_mmap_coherent()");
+	T(p != NULL, "mmap through dma_mmap_coherent()");
 	if (!p) {
 		close(b);
 		return;
 	}
 	for (i = 0; i < 3 * 4096; i++)
 		bad += p[i] != 0;
-	tap_ok(!bad, "the buffer is zeroed");
+	T(!bad, "the buffer is zeroed");
 	npa_buffer_sync(b, 1);
 	for (i = 0; i < 3 * 4096; i++)
 		p[i] = (unsigned char)(i * 7 + 3);
 	npa_buffer_sync(b, 0);
 	q = mmap(NULL, 4096, PROT_READ, MAP_SHARED, b, 2 * 4096);
-	tap_ok(q != MAP_FAILED, "mmap the third page alone");
+	T(q != MAP_FAILED, "mmap the third page alone");
 	if (q != MAP_FAILED) {
 		for (i = 0, bad = 0; i < 4096; i++)
 			bad += q[i] != (unsigned char)((2 * 4096 + i) * 7 + 3);
-		tap_ok(!bad, "an offset mapping sees the same bytes (%d differ)", bad);
+		T(!bad, "an offset mapping sees the same bytes (%d differ)", bad);
 		munmap(q, 4096);
 	}
 	q = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, b, 2 * 4096);
-	tap_ok(q == MAP_FAILED, "a mapping past the buffer's end fails");
+	T(q == MAP_FAILED, "a mapping past the buffer's end fails");
 	npa_buffer_unmap(p, 3 * 4096);
 	close(b);
 }
@@ -168,12 +173,12 @@ static void test_job(int fd)
 
 	graph_init_opts(true, true);
 	model = npa_model_create(fd, &graph, 0, 0, NULL);
-	tap_ok(model > 0, "model create (%d)", model);
+	T(model > 0, "model create (%d)", model);
 	in = npa_buffer_create(fd, N);
 	out = npa_buffer_create(fd, N);
 	x = npa_buffer_map(in, 4096);
 	y = npa_buffer_map(out, 4096);
-	tap_ok(model > 0 && x && y, "input and output buffers mapped");
+	T(model > 0 && x && y, "input and output buffers mapped");
 	if (model <= 0 || !x || !y)
 		return;
 	for (i = 0; i < N; i++)
@@ -181,22 +186,22 @@ static void test_job(int fd)
 	bind[0] = (struct npa_binding){ .fd = in };
 	bind[1] = (struct npa_binding){ .fd = out };
 	job = npa_job_submit(fd, model, bind, 2, 0, NULL);
-	tap_ok(job >= 0, "job submit (%d)", job);
+	T(job >= 0, "job submit (%d)", job);
 	if (job >= 0) {
 		ret = npa_job_wait(fd, job, npa_now_ns() + 30000000000LL, &w);
-		tap_ok(ret == 0 && w.status == NPA_JOB_DONE,
+		T(ret == 0 && w.status == NPA_JOB_DONE,
 		       "the job ran on the device tree's NPU (%d, %s)", ret,
 		       npa_job_status_name(w.status));
 		for (i = 0; i < N; i++)
 			bad += y[i] != graph_expect(x[i]);
-		tap_ok(!bad, "its output is right (%d bytes differ)", bad);
+		T(!bad, "its output is right (%d bytes differ)", bad);
 		close(job);
 	}
 	npa_buffer_unmap(x, 4096);
 	npa_buffer_unmap(y, 4096);
 	close(in);
 	close(out);
-	tap_ok(npa_model_destroy(fd, model) == 0, "model destroy");
+	T(npa_model_destroy(fd, model) == 0, "model destroy");
 }
 
 static void kmemleak(void)
@@ -225,30 +230,31 @@ int main(void)
 	write_file("/sys/kernel/debug/kmemleak", "clear");
 	read_file("/proc/sys/kernel/osrelease", buf, sizeof(buf));
 	printf("NPA-GUEST-BEGIN %s", buf);
+	pool = access(DT_POOL "/reusable", F_OK) ? "[no-map] " : "[reusable] ";
 	fflush(stdout);
 
 	test_binding();
 	fd = npa_open("/dev/npa0");
-	tap_ok(fd >= 0, "open /dev/npa0 (%d)", fd);
+	T(fd >= 0, "open /dev/npa0 (%d)", fd);
 	if (fd >= 0) {
 		struct npa_query q;
 
-		tap_ok(npa_query(fd, &q) == 0 && q.carveout_bytes == CARVEOUT_BYTES,
+		T(npa_query(fd, &q) == 0 && q.carveout_bytes == CARVEOUT_BYTES,
 		       "QUERY reports the 32 MiB carveout");
 		test_mmap(fd);
 		test_job(fd);
 		close(fd);
 	}
-	tap_ok(unload() == 0, "rmmod npa");
-	tap_ok(wait_node("/dev/npa0", 0), "/dev/npa0 is gone");
-	tap_ok(load() == 0, "insmod again: the reserved region was given back");
-	tap_ok(wait_node("/dev/npa0", 1), "/dev/npa0 is back");
+	T(unload() == 0, "rmmod npa");
+	T(wait_node("/dev/npa0", 0), "/dev/npa0 is gone");
+	T(load() == 0, "insmod again: the reserved region was given back");
+	T(wait_node("/dev/npa0", 1), "/dev/npa0 is back");
 	fd = npa_open("/dev/npa0");
 	if (fd >= 0) {
 		test_mmap(fd);
 		close(fd);
 	}
-	tap_ok(unload() == 0, "rmmod npa again");
+	T(unload() == 0, "rmmod npa again");
 
 	kmemleak();
 	printf("NPA-RESULT: %d\n", tap_failed);
