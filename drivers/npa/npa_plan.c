@@ -181,6 +181,7 @@ struct npa_ctx {
 	u64 *sky;		/* skyline height per leaf */
 	u64 *rem;		/* bytes of unplaced rects live per leaf */
 	u32 *live;		/* unplaced rects live per leaf */
+	u64 *rem_s, *rem_e;	/* unplaced bytes starting, ending per bound */
 	bool *placed;
 	u32 *start, *bucket;	/* rects by first leaf */
 	bool dfs_random;	/* restarts scan candidates at random */
@@ -966,6 +967,8 @@ static void npa_ctx_free(struct npa_ctx *c)
 	kvfree(c->sky);
 	kvfree(c->rem);
 	kvfree(c->live);
+	kvfree(c->rem_s);
+	kvfree(c->rem_e);
 	kvfree(c->placed);
 	kvfree(c->start);
 	kvfree(c->bucket);
@@ -1452,15 +1455,18 @@ static void npa_run_search(struct npa_ctx *c)
 /*
  * One level of the depth-first search: the valley being filled (its first
  * leaf @t, height @x and end leaf @vend), where the scan of the candidates
- * starting at @t stands (@phase 0: those that end with the valley, 1: the
- * rest; @k of them scanned, starting at @rot) and the rect placed at this
- * level. @rim is the height of the lower of the valley's two walls.
+ * starting at @t stands (@phase 0: those whose top is flush with a wall,
+ * 1: the rest; @k of them scanned, starting at @rot) and the rect placed
+ * at this level. @rim is the height of the lower of the valley's two
+ * walls. [@clo, @chi] are the leaves whose contents the failures seen at
+ * this level depended on (for backjumping).
  */
 struct npa_frame {
 	u32 t, vend;
 	u64 x, rim;
 	u32 phase, k, rot;
 	u32 id;
+	u32 clo, chi;
 };
 
 /* npa_frame.id of a level that wasted its valley instead of filling it. */
@@ -1477,16 +1483,20 @@ static u32 npa_dfs_valley(const struct npa_ctx *c)
 	return best;
 }
 
+/* Does @r fit at @x? If a leaf is in the way, widen *@hi to it. */
 static bool npa_dfs_fits(const struct npa_ctx *c, const struct npa_rect *r,
-			 u64 x, u64 cap)
+			 u64 x, u64 cap, u32 *hi)
 {
 	u32 i;
 
 	if (x & r->amask || r->size > cap - x)
 		return false;
-	for (i = r->a; i < r->b; i++)
-		if (c->sky[i] != x)
+	for (i = r->a; i < r->b; i++) {
+		if (c->sky[i] != x) {
+			*hi = max(*hi, i);
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -1504,6 +1514,40 @@ static void npa_dfs_set(struct npa_ctx *c, u32 id, u64 h, int live)
 		else
 			c->rem[i] -= r->size;
 	}
+	if (live > 0) {
+		c->rem_s[r->a] += r->size;
+		c->rem_e[r->b] += r->size;
+	} else {
+		c->rem_s[r->a] -= r->size;
+		c->rem_e[r->b] -= r->size;
+	}
+}
+
+/* Bytes leaf @i can still leave empty below @cap. */
+static u64 npa_dfs_slack(const struct npa_ctx *c, u32 i, u64 cap)
+{
+	return cap - c->sky[i] - c->rem[i];
+}
+
+/*
+ * Can the step of the skyline at bound @t (between leaves t - 1 and t)
+ * still be filled? Below the higher side nothing more can be placed, so
+ * the lower side must be covered up to it by rects that end (left side)
+ * or start (right side) at @t, or be left empty.
+ */
+static bool npa_dfs_step_ok(const struct npa_ctx *c, u32 t, u64 cap)
+{
+	u64 l, r;
+
+	if (!t || t + 1 >= c->nt)
+		return true;
+	l = c->sky[t - 1];
+	r = c->sky[t];
+	if (l < r)
+		return c->rem_e[t] + npa_dfs_slack(c, t - 1, cap) >= r - l;
+	if (l > r)
+		return c->rem_s[t] + npa_dfs_slack(c, t, cap) >= l - r;
+	return true;
 }
 
 static void npa_dfs_fill(struct npa_ctx *c, u32 a, u32 b, u64 h)
@@ -1516,38 +1560,56 @@ static void npa_dfs_fill(struct npa_ctx *c, u32 a, u32 b, u64 h)
  * May the valley of @f be raised to its rim? Every leaf must still hold
  * the bytes of its unplaced rects below @cap.
  */
-static bool npa_dfs_waste_ok(const struct npa_ctx *c,
-			     const struct npa_frame *f, u64 cap)
+static bool npa_dfs_waste_ok(const struct npa_ctx *c, struct npa_frame *f,
+			     u64 cap)
 {
-	u32 i;
+	u32 i, why = min(f->vend, c->nt - 2);
 
-	if (f->rim > cap)
-		return false;
-	for (i = f->t; i < f->vend; i++)
-		if (c->rem[i] > cap - f->rim)
+	if (f->rim <= cap) {
+		for (i = f->t; i < f->vend; i++) {
+			if (c->rem[i] <= cap - f->rim)
+				continue;
+			/* A full leaf refuses any waste, whatever the walls. */
+			if (c->rem[i] >= cap - f->x)
+				why = i;
+			f->chi = max(f->chi, why);
 			return false;
-	return true;
+		}
+		return true;
+	}
+	f->chi = max(f->chi, why);
+	return false;
 }
 
 /*
- * Next candidate of frame @f, or U32_MAX when none is left. The scan of
- * a bucket may start at a rotation (restarts); it still tries every rect,
- * and skips a rect whose twin just before it in the bucket is unplaced:
- * that twin is tried in this frame, before or after.
+ * Next candidate of frame @f, or U32_MAX when none is left. Rects whose
+ * top would be flush with the left wall (or with the right one, when they
+ * end with the valley) come first: where a plan without holes has a rect
+ * edge, its neighbours tend to have one too, and on generated strips such
+ * a candidate is nearly always right. Then the rest, longest first (the
+ * right one more often than not). The scan of a bucket may start at a
+ * rotation (restarts); it still tries every rect, and skips a rect whose
+ * twin just before it in the bucket is unplaced: that twin is tried in
+ * this frame, before or after.
  */
 static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 {
 	u32 first = c->start[f->t], cnt = c->start[f->t + 1] - first;
+	u64 lw = f->t ? c->sky[f->t - 1] : U64_MAX;
+	u64 rw = f->vend + 1 < c->nt ? c->sky[f->vend] : U64_MAX;
 
 	for (; f->phase < 2; f->phase++, f->k = 0) {
 		for (; f->k < cnt; f->k++) {
 			u32 i = first + (f->rot + f->k) % cnt;
 			u32 id = c->bucket[i];
 			const struct npa_rect *r = &c->r[id];
-			bool ends;
+			u64 top = f->x + r->size;
+			bool flush;
 
-			ends = r->b == f->vend;
-			if (c->placed[id] || ends == !!f->phase)
+			if (c->placed[id])
+				continue;
+			flush = top == lw || (r->b == f->vend && top == rw);
+			if (flush == !!f->phase)
 				continue;
 			if (i > first) {
 				u32 p = c->bucket[i - 1];
@@ -1556,7 +1618,7 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 				    c->r[p].b == r->b && c->r[p].amask == r->amask)
 					continue;
 			}
-			if (npa_dfs_fits(c, r, f->x, cap)) {
+			if (npa_dfs_fits(c, r, f->x, cap, &f->chi)) {
 				f->k++;
 				return id;
 			}
@@ -1565,8 +1627,11 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 	/* Last resort: leave the valley empty up to its lower wall. */
 	if (f->phase == 2) {
 		f->phase++;
-		if (npa_dfs_waste_ok(c, f, cap))
+		if (npa_dfs_waste_ok(c, f, cap)) {
+			/* Its height came from the walls. */
+			f->chi = max(f->chi, min(f->vend, c->nt - 2));
 			return NPA_DFS_WASTE;
+		}
 	}
 	return U32_MAX;
 }
@@ -1579,11 +1644,13 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
  * or the corner is wasted, which needs room above it for all the bytes
  * still to be placed at @t.
  */
-static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap)
+static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
+			      u32 *seen)
 {
 	u32 i, end, wall;
 	u64 x;
 
+	*seen = t;
 	if (t + 1 >= c->nt || !c->live[t] || (t && c->sky[t - 1] <= c->sky[t]))
 		return true;
 	x = c->sky[t];
@@ -1591,6 +1658,7 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap)
 		return true;
 	for (wall = t + 1; wall + 1 < c->nt && c->sky[wall] <= x; wall++)
 		;
+	*seen = wall;
 	end = c->start[t + 1];
 	for (i = c->start[t]; i < end; i++) {
 		const struct npa_rect *r = &c->r[c->bucket[i]];
@@ -1624,7 +1692,54 @@ static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
 	f->k = 0;
 	f->rot = c->dfs_random ? npa_rand(c) >> 33 : 0;
 	f->id = U32_MAX;
+	/* What its failure depends on: its leaves and walls. */
+	f->clo = t ? t - 1 : 0;
+	f->chi = t;
 	return true;
+}
+
+/*
+ * Checks at bound @t after a placement there; on failure widens [*lo, *hi]
+ * to the leaves the check looked at.
+ */
+static bool npa_dfs_bound_ok(const struct npa_ctx *c, u32 t, u64 cap,
+			     u32 *lo, u32 *hi)
+{
+	u32 seen;
+
+	if (npa_dfs_corner_ok(c, t, cap, &seen) && npa_dfs_step_ok(c, t, cap))
+		return true;
+	*lo = min(*lo, t ? t - 1 : 0);
+	*hi = max(*hi, min(max(seen, t), c->nt - 2));
+	return false;
+}
+
+/* Leaves [*lo, *hi] the decision of frame @f covers; false if none. */
+static bool npa_dfs_span(const struct npa_ctx *c, const struct npa_frame *f,
+			 u32 *lo, u32 *hi)
+{
+	if (f->id == U32_MAX)
+		return false;
+	if (f->id == NPA_DFS_WASTE) {
+		*lo = f->t;
+		*hi = f->vend - 1;
+	} else {
+		*lo = c->r[f->id].a;
+		*hi = c->r[f->id].b - 1;
+	}
+	return true;
+}
+
+/* Take back the decision of frame @f. */
+static void npa_dfs_undo(struct npa_ctx *c, struct npa_frame *f)
+{
+	if (f->id == NPA_DFS_WASTE) {
+		npa_dfs_fill(c, f->t, f->vend, f->x);
+	} else if (f->id != U32_MAX) {
+		npa_dfs_set(c, f->id, f->x, 1);
+		c->placed[f->id] = false;
+	}
+	f->id = U32_MAX;
 }
 
 /*
@@ -1633,9 +1748,19 @@ static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
  * leftmost valley of the skyline, starting at its left edge. In a plan
  * without holes the rect covering that corner has to start there, so the
  * search only branches over those rects: MiniMalloc's canonical solutions.
- * Twins (same lifetime, size and alignment) are tried once. Costs one unit
- * of work per placement. Returns 1 if a plan was found (in c->off), 0 if
- * none exists, -1 if the budget ran out first.
+ * Twins (same lifetime, size and alignment) are tried once.
+ *
+ * Backtracking jumps over decisions that cannot have caused a failure
+ * (conflict-directed backjumping): whether a valley can be filled depends
+ * only on what was placed on its leaves and on its walls, so each level
+ * keeps the range of leaves its failures looked at, and a level that runs
+ * out of candidates goes back to the latest decision that covers a leaf
+ * of that range, undoing the ones in between without retrying them. A
+ * valley of the left half of an instance no longer retries every choice
+ * made meanwhile in the right half.
+ *
+ * Costs one unit of work per placement. Returns 1 if a plan was found (in
+ * c->off), 0 if none exists, -1 if the budget ran out first.
  */
 static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 {
@@ -1647,6 +1772,8 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 	memset(c->sky, 0, c->nt * sizeof(*c->sky));
 	memset(c->live, 0, c->nt * sizeof(*c->live));
 	memset(c->rem, 0, c->nt * sizeof(*c->rem));
+	memset(c->rem_s, 0, c->nt * sizeof(*c->rem_s));
+	memset(c->rem_e, 0, c->nt * sizeof(*c->rem_e));
 	memset(c->placed, 0, c->m * sizeof(*c->placed));
 	for (i = 0; i < c->m; i++)
 		npa_dfs_set(c, i, 0, 1);
@@ -1655,24 +1782,39 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 
 	for (;;) {
 		struct npa_frame *f = &stack[depth];
-		u32 id;
+		u32 id, lo, hi;
 
-		if (f->id == NPA_DFS_WASTE) {
-			npa_dfs_fill(c, f->t, f->vend, f->x);
-		} else if (f->id != U32_MAX) {
-			/* Undo this level's rect before trying the next. */
-			npa_dfs_set(c, f->id, f->x, 1);
-			c->placed[f->id] = false;
-			placed--;
+		if (f->id != U32_MAX) {
+			if (f->id != NPA_DFS_WASTE)
+				placed--;
+			npa_dfs_undo(c, f);
 		}
-		f->id = U32_MAX;
 		id = npa_dfs_next(c, f, cap);
 		if (id == U32_MAX) {
-			if (!depth) {
+			/* Back to the latest decision on the leaves seen. */
+			lo = f->clo;
+			hi = f->chi;
+			for (;;) {
+				u32 dlo, dhi;
+
+				if (!depth) {
+					f = NULL;
+					break;
+				}
+				f = &stack[--depth];
+				if (npa_dfs_span(c, f, &dlo, &dhi) &&
+				    dlo <= hi && lo <= dhi)
+					break;
+				if (f->id != NPA_DFS_WASTE)
+					placed--;
+				npa_dfs_undo(c, f);
+			}
+			if (!f) {
 				found = 0;
 				break;
 			}
-			depth--;
+			f->clo = min(f->clo, lo);
+			f->chi = max(f->chi, hi);
 			continue;
 		}
 		if (spent >= budget || (!(spent % NPA_PLAN_CHECK_EVERY) &&
@@ -1682,14 +1824,19 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 		f->id = id;
 		if (id == NPA_DFS_WASTE) {
 			npa_dfs_fill(c, f->t, f->vend, f->rim);
+			if (!npa_dfs_bound_ok(c, f->t, cap, &f->clo, &f->chi) ||
+			    !npa_dfs_bound_ok(c, f->vend, cap, &f->clo, &f->chi))
+				continue;
 		} else {
+			const struct npa_rect *r = &c->r[id];
+
 			c->placed[id] = true;
 			c->off[id] = f->x;
 			placed++;
-			npa_dfs_set(c, id, f->x + c->r[id].size, -1);
+			npa_dfs_set(c, id, f->x + r->size, -1);
 			/* Prune when a corner this rect made cannot be filled. */
-			if (!npa_dfs_corner_ok(c, c->r[id].a, cap) ||
-			    !npa_dfs_corner_ok(c, c->r[id].b, cap))
+			if (!npa_dfs_bound_ok(c, r->a, cap, &f->clo, &f->chi) ||
+			    !npa_dfs_bound_ok(c, r->b, cap, &f->clo, &f->chi))
 				continue;
 		}
 		if (placed == c->m) {
@@ -1705,7 +1852,7 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 	return found;
 }
 
-/* Rects grouped by first leaf; in a group bigger, then longer, first. */
+/* Rects grouped by first leaf; in a group longer, then bigger, first. */
 static int npa_dfs_init(struct npa_ctx *c)
 {
 	struct npa_skey *sk = c->skeys;
@@ -1717,18 +1864,20 @@ static int npa_dfs_init(struct npa_ctx *c)
 	c->sky = kvmalloc_array(c->nt, sizeof(*c->sky), GFP_KERNEL);
 	c->rem = kvmalloc_array(c->nt, sizeof(*c->rem), GFP_KERNEL);
 	c->live = kvmalloc_array(c->nt, sizeof(*c->live), GFP_KERNEL);
+	c->rem_s = kvmalloc_array(c->nt, sizeof(*c->rem_s), GFP_KERNEL);
+	c->rem_e = kvmalloc_array(c->nt, sizeof(*c->rem_e), GFP_KERNEL);
 	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL);
 	c->start = kvcalloc((size_t)c->nt + 1, sizeof(*c->start), GFP_KERNEL);
 	c->bucket = kvmalloc_array(c->m, sizeof(*c->bucket), GFP_KERNEL);
 	if (!c->frames || !c->sky || !c->rem || !c->live || !c->placed ||
-	    !c->start || !c->bucket)
+	    !c->rem_s || !c->rem_e || !c->start || !c->bucket)
 		return -ENOMEM;
 	for (i = 0; i < c->m; i++) {
 		const struct npa_rect *r = &c->r[i];
 
 		sk[i].k0 = r->a;
-		sk[i].k1 = r->size;
-		sk[i].k2 = (u64)r->b << 32 | (U32_MAX - (u32)r->amask);
+		sk[i].k1 = (u64)r->b << 32 | (U32_MAX - (u32)r->amask);
+		sk[i].k2 = r->size;
 		sk[i].id = i;
 		c->start[r->a + 1]++;
 	}
