@@ -125,16 +125,24 @@ static void bench_traces(const char *dir)
 	printf("\n");
 }
 
+static u32 strip_only;	/* --strip-n: only this n */
+static u32 strip_seeds;	/* --seeds: seeds per n */
+
 static void bench_strips(bool quick)
 {
-	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500 };
-	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
+	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500, 1000, 2000 };
+	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
 	unsigned int s, seed, seeds = quick ? 2 : 5;
+
+	if (strip_seeds)
+		seeds = strip_seeds;
 
 	printf("Tightly packed strips: a 1000000 x 1000 strip cut into n rectangles\n"
 	       "by random guillotine cuts; optimum = lower bound. Default budget.\n\n");
 	header("strip n / seed");
 	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		if (strip_only && sizes[s] != strip_only)
+			continue;
 		for (seed = 1; seed <= seeds; seed++) {
 			struct row r = { 0 };
 			char name[64];
@@ -239,6 +247,10 @@ int main(int argc, char **argv)
 			quick = true;
 		else if (!strcmp(argv[i], "--strips"))
 			only_strips = true;
+		else if (!strcmp(argv[i], "--strip-n") && i + 1 < argc)
+			strip_only = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
+			strip_seeds = strtoul(argv[++i], NULL, 0);
 		else
 			dir = argv[i];
 	}
