@@ -19,6 +19,8 @@
 #include "npa_plan.h"
 
 #define NPA_TEST_MAX_BUFS	8
+/* A seed of npa_test_strip() whose 400-rect strip the exact search solves. */
+#define NPA_TEST_STRIP_SEED	0x3c6ef372fe94f82aULL
 
 /* ---------------------------------------------------------------------- */
 /* Helpers */
@@ -371,21 +373,15 @@ static void npa_plan_test_random(struct kunit *test)
 }
 
 /*
- * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
- * the optimum is the strip width, and npa finds it.
+ * Cut a @width-byte x @steps-step strip into @want rectangles by random
+ * guillotine cuts (the largest piece first). The offsets are the cut
+ * itself: a plan at the optimum, the strip width.
  */
-static void npa_plan_test_strip(struct kunit *test)
+static void npa_test_strip(struct npa_plan_buf *b, u32 want, u64 width,
+			   u32 steps, u64 seed)
 {
-	const struct npa_plan_params p = { .budget = 200000 };
-	const u32 want = 24, steps = 64;
-	const u64 width = 1 << 20;
-	struct npa_plan_result res;
-	struct npa_plan_buf *b;
-	u64 seed = 0xfeedf00d;
 	u32 n = 1, i, big;
 
-	b = kunit_kcalloc(test, want, sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	/* Rectangles as [offset, offset + size) x [lo, hi): start whole. */
 	b[0] = (struct npa_plan_buf)BUF(width, 0, steps, 0);
 	while (n < want) {
@@ -397,7 +393,8 @@ static void npa_plan_test_strip(struct kunit *test)
 				big = i;
 		q = &b[big];
 		b[n] = *q;
-		if (q->hi - q->lo > 1 && (q->size < 2 || npa_test_rand(&seed) & 1)) {
+		if (q->hi - q->lo > 1 &&
+		    (q->size < 2 || npa_test_rand(&seed) & 1)) {
 			u32 cut = q->lo + 1 + npa_test_rand(&seed) % (q->hi - q->lo - 1);
 
 			q->hi = cut;
@@ -411,6 +408,23 @@ static void npa_plan_test_strip(struct kunit *test)
 		}
 		n++;
 	}
+}
+
+/*
+ * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
+ * the optimum is the strip width, and npa finds it.
+ */
+static void npa_plan_test_strip(struct kunit *test)
+{
+	const struct npa_plan_params p = { .budget = 200000 };
+	const u32 n = 24;
+	const u64 width = 1 << 20;
+	struct npa_plan_result res;
+	struct npa_plan_buf *b;
+
+	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	npa_test_strip(b, n, width, 64, 0xfeedf00d);
 	/* The cut itself is a valid plan at the optimum. */
 	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
 
@@ -418,6 +432,40 @@ static void npa_plan_test_strip(struct kunit *test)
 	assert_plan_valid(test, b, n, &res);
 	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
 	KUNIT_EXPECT_EQ(test, res.peak, width);
+}
+
+/*
+ * A 10^6-byte x 1000-step strip cut into 400 rectangles, where greedy by
+ * size is about 50% over the optimum: with the default budget npa plans
+ * it at most 5% over (the exact search with backjumping finds the
+ * optimum itself in a few milliseconds on a desktop core), and the same
+ * input gives the same plan twice.
+ */
+static void npa_plan_test_strip_large(struct kunit *test)
+{
+	const u32 n = 400;
+	const u64 width = 1000000;
+	struct npa_plan_result res, again;
+	struct npa_plan_buf *b, *d;
+
+	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	d = kunit_kcalloc(test, n, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, d);
+	npa_test_strip(b, n, width, 1000, NPA_TEST_STRIP_SEED);
+	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
+	memcpy(d, b, n * sizeof(*b));
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
+	KUNIT_EXPECT_LE_MSG(test, res.peak, width + width / 20,
+			    "peak %llu more than 5%% over the optimum %llu",
+			    res.peak, width);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(d, n, NULL, &again), 0);
+	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
+	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
 }
 
 static struct kunit_case npa_plan_test_cases[] = {
@@ -428,6 +476,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE_PARAM(npa_plan_test_known, npa_plan_known_gen_params),
 	KUNIT_CASE(npa_plan_test_random),
 	KUNIT_CASE(npa_plan_test_strip),
+	KUNIT_CASE(npa_plan_test_strip_large),
 	{}
 };
 
