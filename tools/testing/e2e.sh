@@ -19,6 +19,8 @@ fail=$((fail + $?))
 fail=$((fail + $?))
 ./npa_job_e2e
 fail=$((fail + $?))
+./npa_matrix
+fail=$((fail + $?))
 ./npa_failslab
 fail=$((fail + $?))
 ./npa_load 300
