@@ -380,11 +380,15 @@ static void npa_tree_nodes(const struct npa_tree *t, u32 a, u32 b,
 	*nover = no;
 }
 
+/* Leaves @t empty: npa_tree_init() and npa_ctx_free() both call it. */
 static void npa_tree_free(struct npa_tree *t)
 {
 	kvfree(t->full);
 	kvfree(t->part);
 	kvfree(t->pool);
+	t->full = NULL;
+	t->part = NULL;
+	t->pool = NULL;
 }
 
 /* Size every list for the most ranges it can ever hold, in one pool. */
@@ -778,10 +782,13 @@ enum npa_metric {
 	NPA_METRIC_COUNT,
 };
 
+/* Leaves @p empty: npa_profile_build() and npa_ctx_free() both call it. */
 static void npa_profile_free(struct npa_profile *p)
 {
 	kvfree(p->tree);
 	kvfree(p->psum);
+	p->tree = NULL;
+	p->psum = NULL;
 }
 
 /*
