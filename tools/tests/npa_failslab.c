@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Allocation failures on every ioctl path: for each call, fail its first
- * allocation, then its second, and so on (/proc/thread-self/fail-nth with
- * failslab) until a run completes without reaching the injected failure.
- * Every failed call must return an error and leave the file's state and
- * the carveout exactly as before; kmemleak (checked by the QEMU runner)
- * must find nothing.  Runs in QEMU on the test kernel; TAP out.
+ * allocation, then its second, and so on (/proc/thread-self/fail-nth)
+ * until a run completes without reaching the injected failure.  Three
+ * sweeps: slab allocations only (failslab), page allocations only
+ * (fail_page_alloc down to order 0, including GFP_KERNEL and highmem/user
+ * pages, with failslab filtered off) and both.  Every failed call must
+ * return an error and leave the file's state, the carveout, the process's
+ * fds and mappings exactly as before; a call that succeeds must have
+ * worked; kmemleak (checked by the QEMU runner) must find nothing.  Runs
+ * in QEMU on the test kernel; TAP out.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,7 +63,32 @@ static void knob(const char *path, const char *val)
 struct state {
 	char fdinfo[256];
 	long carveout_used;
+	int nfds, nmaps;
 };
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int count_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0, c;
+
+	while (f && (c = fgetc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
 
 static void snapshot(int fd, struct state *s)
 {
@@ -79,6 +109,8 @@ static void snapshot(int fd, struct state *s)
 			s->carveout_used = -1;
 		fclose(f);
 	}
+	s->nfds = count_fds();
+	s->nmaps = count_maps();
 }
 
 static void graph_init(void)
@@ -89,6 +121,38 @@ static void graph_init(void)
 struct ctx {
 	int fd, model, in, out;
 };
+
+/*
+ * A chain of activations over 300 tensors: its arrays (12 KiB of
+ * tensors, 21 KiB of ops) and the planner's are larger than a page, so
+ * that creating it reaches the page allocator and kvmalloc()'s fallback.
+ */
+#define BIG 300
+static struct npa_tensor_desc big_tensors[BIG];
+static struct npa_op_desc big_ops[BIG - 1];
+static __u32 big_operands[2 * (BIG - 1)];
+static struct npa_graph_desc big_graph = {
+	big_tensors, big_ops, big_operands, NULL, BIG, BIG - 1, 2 * (BIG - 1), 0,
+};
+
+static void big_graph_init(void)
+{
+	int i;
+
+	for (i = 0; i < BIG; i++)
+		big_tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
+							   .dtype = NPA_DTYPE_INT8 };
+	big_tensors[0].flags = NPA_TENSOR_INPUT;
+	big_tensors[BIG - 1].flags = NPA_TENSOR_OUTPUT;
+	for (i = 0; i < BIG - 1; i++) {
+		big_operands[2 * i] = i;
+		big_operands[2 * i + 1] = i + 1;
+		big_ops[i] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
+			.first_input = 2 * i, .num_inputs = 1,
+			.first_output = 2 * i + 1, .num_outputs = 1,
+			.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
+	}
+}
 
 /* Each returns the call's result; on success it undoes what it made. */
 static int do_query(struct ctx *c)
@@ -120,6 +184,15 @@ static int do_model_create(struct ctx *c)
 static int do_model_private(struct ctx *c)
 {
 	int h = npa_model_create(c->fd, &graph, NPA_MODEL_PRIVATE_ARENA, 0, NULL);
+
+	if (h > 0)
+		npa_model_destroy(c->fd, h);
+	return h < 0 ? h : 0;
+}
+
+static int do_model_big(struct ctx *c)
+{
+	int h = npa_model_create(c->fd, &big_graph, 0, 0, NULL);
 
 	if (h > 0)
 		npa_model_destroy(c->fd, h);
@@ -158,7 +231,32 @@ static int do_job(struct ctx *c)
 	return ret ? ret : w.status == NPA_JOB_DONE ? 0 : -EIO;
 }
 
-static void sweep(struct ctx *c, const char *name, int (*fn)(struct ctx *c))
+/* What each sweep turns on; fail-nth counts every site that passes. */
+struct mode {
+	const char *name;
+	const char *slab_filter;	/* failslab/cache-filter: Y turns it off */
+	const char *page_order;		/* fail_page_alloc/min-order */
+};
+
+static const struct mode modes[] = {
+	{ "failslab", "N", "64" },
+	{ "fail_page_alloc", "Y", "0" },
+	{ "failslab+fail_page_alloc", "N", "0" },
+};
+
+static void set_mode(const struct mode *m)
+{
+	knob("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
+	knob("/sys/kernel/debug/failslab/verbose", "0");
+	knob("/sys/kernel/debug/failslab/cache-filter", m->slab_filter);
+	knob("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N");
+	knob("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+	knob("/sys/kernel/debug/fail_page_alloc/verbose", "0");
+	knob("/sys/kernel/debug/fail_page_alloc/min-order", m->page_order);
+}
+
+static void sweep(const struct mode *m, struct ctx *c, const char *name,
+		  int (*fn)(struct ctx *c))
 {
 	struct state before, after;
 	int n, failed = 0, changed = 0, bad_ret = 0, ret;
@@ -177,44 +275,55 @@ static void sweep(struct ctx *c, const char *name, int (*fn)(struct ctx *c))
 			snapshot(c->fd, &after);
 			if (memcmp(&before, &after, sizeof(before))) {
 				changed++;
-				fprintf(stderr, "%s: failure %d changed the state:\n%s%ld\n--\n%s%ld\n",
-					name, n, before.fdinfo, before.carveout_used,
-					after.fdinfo, after.carveout_used);
+				fprintf(stderr, "%s: %s: failure %d changed the state:\n%s%ld %d fds %d maps\n--\n%s%ld %d fds %d maps\n",
+					m->name, name, n, before.fdinfo,
+					before.carveout_used, before.nfds,
+					before.nmaps, after.fdinfo,
+					after.carveout_used, after.nfds,
+					after.nmaps);
 			}
 		}
 	}
 	tap_ok(n <= MAX_NTH && !changed && !bad_ret,
-	       "failslab: %s: %d allocations failed one at a time, %d calls failed cleanly, %d changed state",
-	       name, n - 1, failed, changed);
+	       "%s: %s: %d allocations failed one at a time, %d calls failed cleanly, %d changed state",
+	       m->name, name, n - 1, failed, changed);
 }
 
 int main(void)
 {
 	struct ctx c;
+	size_t i;
 
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	tap_ok(nth_fd >= 0, "fail-nth is available");
 	if (nth_fd < 0)
 		return 1;
-	knob("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
-	knob("/sys/kernel/debug/failslab/verbose", "0");
-	knob("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N");
-	knob("/sys/kernel/debug/fail_page_alloc/verbose", "0");
 
 	graph_init();
+	big_graph_init();
 	c.fd = npa_open(NULL);
 	c.model = npa_model_create(c.fd, &graph, 0, 0, NULL);
 	c.in = npa_buffer_create(c.fd, 256);
 	c.out = npa_buffer_create(c.fd, 256);
 	tap_ok(c.fd >= 0 && c.model > 0 && c.in >= 0 && c.out >= 0, "setup");
 
-	sweep(&c, "open", do_open);
-	sweep(&c, "query", do_query);
-	sweep(&c, "model create", do_model_create);
-	sweep(&c, "model create, private arena", do_model_private);
-	sweep(&c, "model plan", do_model_plan);
-	sweep(&c, "buffer create", do_buffer_create);
-	sweep(&c, "job submit and wait", do_job);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const struct mode *m = &modes[i];
+
+		set_mode(m);
+		sweep(m, &c, "open", do_open);
+		sweep(m, &c, "query", do_query);
+		sweep(m, &c, "model create", do_model_create);
+		sweep(m, &c, "model create, private arena", do_model_private);
+		sweep(m, &c, "model create, 300 tensors", do_model_big);
+		sweep(m, &c, "model plan", do_model_plan);
+		sweep(m, &c, "buffer create", do_buffer_create);
+		sweep(m, &c, "job submit and wait", do_job);
+	}
+	/* Back to the defaults: nothing else in the guest fails. */
+	knob("/sys/kernel/debug/failslab/cache-filter", "N");
+	knob("/sys/kernel/debug/fail_page_alloc/min-order", "1");
+	knob("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "Y");
 
 	close(c.in);
 	close(c.out);
