@@ -141,6 +141,7 @@ struct npa_skey {
 };
 
 struct npa_frame;
+struct npa_tt;
 
 struct npa_ctx {
 	struct npa_rect *r;
@@ -181,10 +182,19 @@ struct npa_ctx {
 	u64 *sky;		/* skyline height per leaf */
 	u64 *rem;		/* bytes of unplaced rects live per leaf */
 	u32 *live;		/* unplaced rects live per leaf */
+	u32 *span;		/* unplaced rects across each bound */
 	u64 *rem_s, *rem_e;	/* unplaced bytes starting, ending per bound */
 	bool *placed;
 	u32 *start, *bucket;	/* rects by first leaf */
 	bool dfs_random;	/* restarts scan candidates at random */
+	u32 *estart, *ebucket;	/* rects by end bound */
+	u64 cap;		/* of the exact search in progress */
+	u64 zkey;		/* hash of the search state */
+	struct npa_tt *tt;	/* states known to fail at tt_cap */
+	u32 tt_mask;
+	u64 tt_cap;
+	u64 *zs, *ze;		/* XOR Fenwick trees of the keys by first, last leaf */
+	u32 *ng;		/* per leaf: NPA_NG_WAYS nogood ranges, lo << 16 | len */
 
 	u64 rng;
 };
@@ -974,11 +984,18 @@ static void npa_ctx_free(struct npa_ctx *c)
 	kvfree(c->sky);
 	kvfree(c->rem);
 	kvfree(c->live);
+	kvfree(c->span);
+	kvfree(c->tt);
+	kvfree(c->zs);
+	kvfree(c->ze);
+	kvfree(c->ng);
 	kvfree(c->rem_s);
 	kvfree(c->rem_e);
 	kvfree(c->placed);
 	kvfree(c->start);
 	kvfree(c->bucket);
+	kvfree(c->estart);
+	kvfree(c->ebucket);
 }
 
 static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
@@ -1461,12 +1478,13 @@ static void npa_run_search(struct npa_ctx *c)
 
 /*
  * One level of the depth-first search: the valley being filled (its first
- * leaf @t, height @x and end leaf @vend), where the scan of the candidates
- * starting at @t stands (@phase 0: those whose top is flush with a wall,
- * 1: the rest; @k of them scanned, starting at @rot) and the rect placed
- * at this level. @rim is the height of the lower of the valley's two
- * walls. [@clo, @chi] are the leaves whose contents the failures seen at
- * this level depended on (for backjumping).
+ * leaf @t, height @x and end leaf @vend) and its corner (@side 0: the
+ * left one, where the candidates start at @t; 1: the right one, where
+ * they end at @vend), where the scan of the candidates stands (@phase 0:
+ * those whose top is flush with a wall, 1: the rest; @k of them scanned,
+ * starting at @rot) and the rect placed at this level. @rim is the height
+ * of the lower of the valley's two walls. [@clo, @chi] are the leaves
+ * whose contents the failures seen at this level depended on.
  */
 struct npa_frame {
 	u32 t, vend;
@@ -1474,30 +1492,35 @@ struct npa_frame {
 	u32 phase, k, rot;
 	u32 id;
 	u32 clo, chi;
+	u32 side;
 };
+
+/* Failing leaf ranges remembered per leaf (see npa_ng_put()). */
+#define NPA_NG_WAYS	4
 
 /* npa_frame.id of a level that wasted its valley instead of filling it. */
 #define NPA_DFS_WASTE	(U32_MAX - 1)
 
-/* Lowest skyline leaf that still has unplaced rects live; leftmost. */
-static u32 npa_dfs_valley(const struct npa_ctx *c)
-{
-	u32 i, best = U32_MAX;
-
-	for (i = 0; i + 1 < c->nt; i++)
-		if (c->live[i] && (best == U32_MAX || c->sky[i] < c->sky[best]))
-			best = i;
-	return best;
-}
-
-/* Does @r fit at @x? If a leaf is in the way, widen *@hi to it. */
+/*
+ * Does @r fit at @x? If a leaf is in the way, widen [*lo, *hi] to the
+ * one nearest to its start (or with @right, to its end).
+ */
 static bool npa_dfs_fits(const struct npa_ctx *c, const struct npa_rect *r,
-			 u64 x, u64 cap, u32 *hi)
+			 u64 x, u64 cap, bool right, u32 *lo, u32 *hi)
 {
 	u32 i;
 
 	if (x & r->amask || r->size > cap - x)
 		return false;
+	if (right) {
+		for (i = r->b; i-- > r->a; ) {
+			if (c->sky[i] != x) {
+				*lo = min(*lo, i);
+				return false;
+			}
+		}
+		return true;
+	}
 	for (i = r->a; i < r->b; i++) {
 		if (c->sky[i] != x) {
 			*hi = max(*hi, i);
@@ -1516,6 +1539,8 @@ static void npa_dfs_set(struct npa_ctx *c, u32 id, u64 h, int live)
 	for (i = r->a; i < r->b; i++) {
 		c->sky[i] = h;
 		c->live[i] += live;
+		if (i > r->a)
+			c->span[i] += live;
 		if (live > 0)
 			c->rem[i] += r->size;
 		else
@@ -1570,21 +1595,26 @@ static void npa_dfs_fill(struct npa_ctx *c, u32 a, u32 b, u64 h)
 static bool npa_dfs_waste_ok(const struct npa_ctx *c, struct npa_frame *f,
 			     u64 cap)
 {
-	u32 i, why = min(f->vend, c->nt - 2);
+	u32 i;
 
 	if (f->rim <= cap) {
 		for (i = f->t; i < f->vend; i++) {
 			if (c->rem[i] <= cap - f->rim)
 				continue;
 			/* A full leaf refuses any waste, whatever the walls. */
-			if (c->rem[i] >= cap - f->x)
-				why = i;
-			f->chi = max(f->chi, why);
-			return false;
+			if (c->rem[i] >= cap - f->x) {
+				f->clo = min(f->clo, i);
+				f->chi = max(f->chi, i);
+				return false;
+			}
+			break;
 		}
-		return true;
+		if (i == f->vend)
+			return true;
 	}
-	f->chi = max(f->chi, why);
+	/* The rim came from the walls. */
+	f->clo = min(f->clo, f->t ? f->t - 1 : 0);
+	f->chi = max(f->chi, min(f->vend, c->nt - 2));
 	return false;
 }
 
@@ -1601,31 +1631,36 @@ static bool npa_dfs_waste_ok(const struct npa_ctx *c, struct npa_frame *f,
  */
 static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 {
-	u32 first = c->start[f->t], cnt = c->start[f->t + 1] - first;
+	const u32 *bucket = f->side ? c->ebucket : c->bucket;
+	u32 first = f->side ? c->estart[f->vend] : c->start[f->t];
+	u32 cnt = (f->side ? c->estart[f->vend + 1] : c->start[f->t + 1]) - first;
 	u64 lw = f->t ? c->sky[f->t - 1] : U64_MAX;
 	u64 rw = f->vend + 1 < c->nt ? c->sky[f->vend] : U64_MAX;
 
 	for (; f->phase < 2; f->phase++, f->k = 0) {
 		for (; f->k < cnt; f->k++) {
 			u32 i = first + (f->rot + f->k) % cnt;
-			u32 id = c->bucket[i];
+			u32 id = bucket[i];
 			const struct npa_rect *r = &c->r[id];
 			u64 top = f->x + r->size;
 			bool flush;
 
 			if (c->placed[id])
 				continue;
-			flush = top == lw || (r->b == f->vend && top == rw);
+			flush = (r->a == f->t && top == lw) ||
+				(r->b == f->vend && top == rw);
 			if (flush == !!f->phase)
 				continue;
 			if (i > first) {
-				u32 p = c->bucket[i - 1];
+				const struct npa_rect *q = &c->r[bucket[i - 1]];
 
-				if (!c->placed[p] && c->r[p].size == r->size &&
-				    c->r[p].b == r->b && c->r[p].amask == r->amask)
+				if (!c->placed[bucket[i - 1]] && q->a == r->a &&
+				    q->size == r->size && q->b == r->b &&
+				    q->amask == r->amask)
 					continue;
 			}
-			if (npa_dfs_fits(c, r, f->x, cap, &f->chi)) {
+			if (npa_dfs_fits(c, r, f->x, cap, f->side, &f->clo,
+					 &f->chi)) {
 				f->k++;
 				return id;
 			}
@@ -1636,6 +1671,7 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 		f->phase++;
 		if (npa_dfs_waste_ok(c, f, cap)) {
 			/* Its height came from the walls. */
+			f->clo = min(f->clo, f->t ? f->t - 1 : 0);
 			f->chi = max(f->chi, min(f->vend, c->nt - 2));
 			return NPA_DFS_WASTE;
 		}
@@ -1677,15 +1713,82 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
 	return false;
 }
 
-/* Set up frame @f at the current lowest valley; false if none is left. */
+/* Candidates that fit at the left (@side 0) or right corner of @f. */
+static u32 npa_dfs_count(const struct npa_ctx *c, const struct npa_frame *f,
+			 u32 side)
+{
+	const u32 *bucket = side ? c->ebucket : c->bucket;
+	u32 i = side ? c->estart[f->vend] : c->start[f->t];
+	u32 end = side ? c->estart[f->vend + 1] : c->start[f->t + 1], n = 0;
+	u64 room = c->cap - f->x;
+
+	for (; i < end; i++) {
+		const struct npa_rect *r = &c->r[bucket[i]];
+
+		if (!c->placed[bucket[i]] && r->size <= room &&
+		    !(f->x & r->amask) && r->a >= f->t && r->b <= f->vend)
+			n++;
+	}
+	return n;
+}
+
+/* Is leaf @i (of the skyline) a wall for a valley at height @x? */
+static bool npa_dfs_wall(const struct npa_ctx *c, u32 i, u64 x)
+{
+	return i + 1 >= c->nt || !c->live[i] || c->sky[i] > x;
+}
+
+/*
+ * The valley and corner to branch at: of all valleys (runs of leaves at
+ * one height with walls on both sides, and something left to place), the
+ * corner with the fewest candidates (fail first); ties go to the lowest,
+ * leftmost valley. Any of them is complete: in a plan without holes the
+ * bottom corner of a valley is covered by a rect that starts (or ends)
+ * there on its floor.
+ */
+static u32 npa_dfs_pick(struct npa_ctx *c, struct npa_frame *f, u32 *end)
+{
+	u32 i = 0, j, k, best = U32_MAX, bn = U32_MAX, side = 0;
+
+	while (i + 1 < c->nt) {
+		u64 x = c->sky[i];
+
+		if (!c->live[i]) {
+			i++;
+			continue;
+		}
+		/* A leaf with nothing left to place is a wall at any height. */
+		for (j = i; j + 1 < c->nt && c->live[j] && c->sky[j] == x; j++)
+			;
+		if ((!i || npa_dfs_wall(c, i - 1, x)) && npa_dfs_wall(c, j, x)) {
+			f->t = i;
+			f->vend = j;
+			f->x = x;
+			for (k = 0; k < 2; k++) {
+				u32 n = npa_dfs_count(c, f, k);
+
+				if (n < bn || (n == bn && x < c->sky[best])) {
+					bn = n;
+					best = i;
+					*end = j;
+					side = k;
+				}
+			}
+		}
+		i = j;
+	}
+	f->side = side;
+	return best;
+}
+
+/* Set up frame @f at the valley to branch at; false if none is left. */
 static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
 {
-	u32 t = npa_dfs_valley(c), e;
+	u32 t, e;
 
+	t = npa_dfs_pick(c, f, &e);
 	if (t == U32_MAX)
 		return false;
-	for (e = t; e + 1 < c->nt && c->sky[e] == c->sky[t]; e++)
-		;
 	f->t = t;
 	f->vend = e;
 	f->x = c->sky[t];
@@ -1699,10 +1802,51 @@ static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
 	f->k = 0;
 	f->rot = c->dfs_random ? npa_rand(c) >> 33 : 0;
 	f->id = U32_MAX;
-	/* What its failure depends on: its leaves and walls. */
-	f->clo = t ? t - 1 : 0;
-	f->chi = t;
+	/*
+	 * What its failure depends on: its corner leaf, and the wall next to
+	 * it unless no unplaced rect crosses into that (then the rects at the
+	 * corner start or end there whatever the wall is).
+	 */
+	if (f->side) {
+		f->clo = e - 1;
+		f->chi = e + 1 < c->nt && c->span[e] ? e : e - 1;
+	} else {
+		f->clo = t && c->span[t] ? t - 1 : t;
+		f->chi = t;
+	}
 	return true;
+}
+
+/*
+ * The mirror image of npa_dfs_corner_ok(): can the corner at the right end
+ * of leaf t - 1, lower than leaf @t, still be filled? By a rect that ends
+ * at @t on top of it and starts after the first leaf to the left that is
+ * higher already, or by waste. *@seen gets the leftmost leaf looked at.
+ */
+static bool npa_dfs_rcorner_ok(const struct npa_ctx *c, u32 t, u64 cap,
+			       u32 *seen)
+{
+	u32 i, wall;
+	u64 x;
+
+	*seen = t ? t - 1 : 0;
+	if (!t || t + 1 >= c->nt || !c->live[t - 1] ||
+	    c->sky[t] <= c->sky[t - 1])
+		return true;
+	x = c->sky[t - 1];
+	if (c->rem[t - 1] < cap - x)
+		return true;
+	for (wall = t - 1; wall && c->sky[wall - 1] <= x; wall--)
+		;
+	*seen = wall ? wall - 1 : 0;
+	for (i = c->estart[t]; i < c->estart[t + 1]; i++) {
+		const struct npa_rect *r = &c->r[c->ebucket[i]];
+
+		if (!c->placed[c->ebucket[i]] && !(x & r->amask) &&
+		    r->size <= cap - x && r->a >= wall)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1712,11 +1856,12 @@ static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
 static bool npa_dfs_bound_ok(const struct npa_ctx *c, u32 t, u64 cap,
 			     u32 *lo, u32 *hi)
 {
-	u32 seen;
+	u32 seen, rseen = t;
 
-	if (npa_dfs_corner_ok(c, t, cap, &seen) && npa_dfs_step_ok(c, t, cap))
+	if (npa_dfs_corner_ok(c, t, cap, &seen) && npa_dfs_step_ok(c, t, cap) &&
+	    npa_dfs_rcorner_ok(c, t, cap, &rseen))
 		return true;
-	*lo = min(*lo, t ? t - 1 : 0);
+	*lo = min(*lo, min(t ? t - 1 : 0, rseen));
 	*hi = max(*hi, min(max(seen, t), c->nt - 2));
 	return false;
 }
@@ -1725,6 +1870,8 @@ static bool npa_dfs_bound_ok(const struct npa_ctx *c, u32 t, u64 cap,
 static bool npa_dfs_span(const struct npa_ctx *c, const struct npa_frame *f,
 			 u32 *lo, u32 *hi)
 {
+	*lo = 0;
+	*hi = 0;
 	if (f->id == U32_MAX)
 		return false;
 	if (f->id == NPA_DFS_WASTE) {
@@ -1737,9 +1884,146 @@ static bool npa_dfs_span(const struct npa_ctx *c, const struct npa_frame *f,
 	return true;
 }
 
+/*
+ * A table of search states known to fail (a transposition table): in a
+ * state the set of placed rects and wasted valleys fixes the skyline, so a
+ * 64-bit hash of that set (Zobrist: the XOR of a random key per decision)
+ * names it. Stacking the same rects in another order, or reaching a
+ * state again in a later restart, is then cut at once. Each entry keeps
+ * the leaves its failure depended on, for backjumping.
+ */
+struct npa_tt {
+	u64 key;
+	u32 lo, hi;
+};
+
+static u64 npa_mix64(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Hash key of the decision of frame @f. */
+static u64 npa_dfs_zob(const struct npa_frame *f)
+{
+	if (f->id == NPA_DFS_WASTE)
+		return npa_mix64(((u64)f->t << 32 | f->vend) ^
+				 npa_mix64(f->rim));
+	return npa_mix64((u64)f->id + 0x9e3779b97f4a7c15ULL);
+}
+
+static void npa_tt_put(struct npa_ctx *c, u32 lo, u32 hi)
+{
+	struct npa_tt *e = &c->tt[c->zkey & c->tt_mask];
+
+	e->key = c->zkey;
+	e->lo = lo;
+	e->hi = hi;
+}
+
+static const struct npa_tt *npa_tt_get(const struct npa_ctx *c)
+{
+	const struct npa_tt *e = &c->tt[c->zkey & c->tt_mask];
+
+	return e->key == c->zkey ? e : NULL;
+}
+
+static void npa_zfw_add(u64 *fw, u32 n, u32 i, u64 z)
+{
+	for (i++; i <= n; i += i & -i)
+		fw[i] ^= z;
+}
+
+static u64 npa_zfw_prefix(const u64 *fw, u32 i)
+{
+	u64 z = 0;
+
+	for (; i; i -= i & -i)
+		z ^= fw[i];
+	return z;
+}
+
+/*
+ * Hash of the decisions that cover a leaf of [lo, hi]: those are all of
+ * them but the ones that end before @lo or start after @hi, and the keys
+ * XOR out.
+ */
+static u64 npa_zrange(const struct npa_ctx *c, u32 lo, u32 hi)
+{
+	return npa_zfw_prefix(c->ze, lo) ^ npa_zfw_prefix(c->zs, hi + 1);
+}
+
+/* Toggle the decision of @f in the hashes. */
+static void npa_dfs_toggle(struct npa_ctx *c, const struct npa_frame *f)
+{
+	u64 z = npa_dfs_zob(f);
+	u32 lo, hi;
+
+	npa_dfs_span(c, f, &lo, &hi);
+	c->zkey ^= z;
+	npa_zfw_add(c->zs, c->nt, lo, z);
+	npa_zfw_add(c->ze, c->nt, hi, z);
+}
+
+/* Key of the nogood "these decisions on leaves [lo, hi] fail". */
+static u64 npa_ng_key(const struct npa_ctx *c, u32 lo, u32 hi)
+{
+	return npa_mix64(npa_zrange(c, lo, hi) ^ ((u64)lo << 32 | hi)) | 1;
+}
+
+/*
+ * Remember that the decisions on leaves [lo, hi] fail, whatever else is
+ * placed: in the table, and in the short lists of its end leaves, so that
+ * placements there check it.
+ */
+static void npa_ng_put(struct npa_ctx *c, u32 lo, u32 hi)
+{
+	u64 key = npa_ng_key(c, lo, hi);
+	struct npa_tt *e = &c->tt[key & c->tt_mask];
+	u32 v, *l;
+	int k;
+
+	if (hi - lo > 0xffff || lo > 0xffff)
+		return;
+	e->key = key;
+	e->lo = lo;
+	e->hi = hi;
+	v = lo << 16 | (hi - lo);
+	for (k = 0; k < 2; k++) {
+		l = &c->ng[(k ? hi : lo) * NPA_NG_WAYS];
+		if (l[0] == v)
+			continue;
+		memmove(l + 1, l, (NPA_NG_WAYS - 1) * sizeof(*l));
+		l[0] = v;
+	}
+}
+
+/* Does a remembered failing range at leaf @t match now? */
+static bool npa_ng_hit(const struct npa_ctx *c, u32 t, u32 *lo, u32 *hi)
+{
+	const u32 *l = &c->ng[t * NPA_NG_WAYS];
+	u32 k;
+
+	for (k = 0; k < NPA_NG_WAYS && l[k] != U32_MAX; k++) {
+		u32 a = l[k] >> 16, b = a + (l[k] & 0xffff);
+		u64 key = npa_ng_key(c, a, b);
+		const struct npa_tt *e = &c->tt[key & c->tt_mask];
+
+		if (e->key == key && e->lo == a && e->hi == b) {
+			*lo = min(*lo, a);
+			*hi = max(*hi, b);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Take back the decision of frame @f. */
 static void npa_dfs_undo(struct npa_ctx *c, struct npa_frame *f)
 {
+	if (f->id != U32_MAX)
+		npa_dfs_toggle(c, f);
 	if (f->id == NPA_DFS_WASTE) {
 		npa_dfs_fill(c, f->t, f->vend, f->x);
 	} else if (f->id != U32_MAX) {
@@ -1750,12 +2034,14 @@ static void npa_dfs_undo(struct npa_ctx *c, struct npa_frame *f)
 }
 
 /*
- * Depth-first search for a plan with peak at most @cap and no holes: rects
- * are placed in address order, each on the flat bottom of the lowest,
- * leftmost valley of the skyline, starting at its left edge. In a plan
- * without holes the rect covering that corner has to start there, so the
- * search only branches over those rects: MiniMalloc's canonical solutions.
- * Twins (same lifetime, size and alignment) are tried once.
+ * Depth-first search for a plan with peak at most @cap and no holes, of
+ * the rects that live within bounds [@lo, @hi]: each rect goes on the flat
+ * floor of a valley of the skyline (everything below it is decided), into
+ * one of its bottom corners. In a plan without holes the rect covering
+ * such a corner has to start (or end) there, so the search only branches
+ * over those rects: MiniMalloc's canonical solutions, with the corner
+ * picked as the one with the fewest candidates (npa_dfs_pick()). Twins
+ * (same lifetime, size and alignment) are tried once.
  *
  * Backtracking jumps over decisions that cannot have caused a failure
  * (conflict-directed backjumping): whether a valley can be filled depends
@@ -1764,31 +2050,49 @@ static void npa_dfs_undo(struct npa_ctx *c, struct npa_frame *f)
  * out of candidates goes back to the latest decision that covers a leaf
  * of that range, undoing the ones in between without retrying them. A
  * valley of the left half of an instance no longer retries every choice
- * made meanwhile in the right half.
+ * made meanwhile in the right half. The failures are remembered too
+ * (npa_tt_put(), npa_ng_put()), across restarts at the same cap.
  *
  * Costs one unit of work per placement. Returns 1 if a plan was found (in
  * c->off), 0 if none exists, -1 if the budget ran out first.
  */
-static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
+static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 lo, u32 hi)
 {
 	struct npa_frame *stack = c->frames;
-	u32 depth = 0, placed = 0, i;
+	u32 depth = 0, placed = 0, i, want = 0;
 	int found = -1;
 	u64 spent = 0;
 
 	memset(c->sky, 0, c->nt * sizeof(*c->sky));
 	memset(c->live, 0, c->nt * sizeof(*c->live));
+	memset(c->span, 0, c->nt * sizeof(*c->span));
 	memset(c->rem, 0, c->nt * sizeof(*c->rem));
 	memset(c->rem_s, 0, c->nt * sizeof(*c->rem_s));
 	memset(c->rem_e, 0, c->nt * sizeof(*c->rem_e));
 	memset(c->placed, 0, c->m * sizeof(*c->placed));
-	for (i = 0; i < c->m; i++)
+	c->cap = cap;
+	c->zkey = 0;
+	memset(c->zs, 0, (c->nt + 1) * sizeof(*c->zs));
+	memset(c->ze, 0, (c->nt + 1) * sizeof(*c->ze));
+	if (c->tt_cap != cap) {
+		memset(c->tt, 0, (c->tt_mask + 1) * sizeof(*c->tt));
+		memset(c->ng, 0xff, c->nt * NPA_NG_WAYS * sizeof(*c->ng));
+		c->tt_cap = cap;
+	}
+	for (i = 0; i < c->m; i++) {
+		if (c->r[i].a < lo || c->r[i].b > hi) {
+			c->placed[i] = true;	/* not this part's */
+			continue;
+		}
 		npa_dfs_set(c, i, 0, 1);
+		want++;
+	}
 	if (!npa_dfs_frame(c, &stack[0]))
 		return 0;
 
 	for (;;) {
 		struct npa_frame *f = &stack[depth];
+		const struct npa_tt *tte;
 		u32 id, lo, hi;
 
 		if (f->id != U32_MAX) {
@@ -1798,9 +2102,14 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 		}
 		id = npa_dfs_next(c, f, cap);
 		if (id == U32_MAX) {
-			/* Back to the latest decision on the leaves seen. */
+			/*
+			 * Back to the latest decision on the leaves seen;
+			 * every state on the way fails for the same reason.
+			 */
 			lo = f->clo;
 			hi = f->chi;
+			npa_tt_put(c, lo, hi);
+			npa_ng_put(c, lo, hi);
 			for (;;) {
 				u32 dlo, dhi;
 
@@ -1815,6 +2124,7 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 				if (f->id != NPA_DFS_WASTE)
 					placed--;
 				npa_dfs_undo(c, f);
+				npa_tt_put(c, lo, hi);
 			}
 			if (!f) {
 				found = 0;
@@ -1829,6 +2139,7 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 			break;
 		spent++;
 		f->id = id;
+		npa_dfs_toggle(c, f);
 		if (id == NPA_DFS_WASTE) {
 			npa_dfs_fill(c, f->t, f->vend, f->rim);
 			if (!npa_dfs_bound_ok(c, f->t, cap, &f->clo, &f->chi) ||
@@ -1846,7 +2157,18 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget)
 			    !npa_dfs_bound_ok(c, r->b, cap, &f->clo, &f->chi))
 				continue;
 		}
-		if (placed == c->m) {
+		/* A state, or the state of some leaves, known to fail. */
+		tte = npa_tt_get(c);
+		if (tte) {
+			f->clo = min(f->clo, tte->lo);
+			f->chi = max(f->chi, tte->hi);
+			continue;
+		}
+		npa_dfs_span(c, f, &lo, &hi);
+		if (npa_ng_hit(c, lo, &f->clo, &f->chi) ||
+		    (hi != lo && npa_ng_hit(c, hi, &f->clo, &f->chi)))
+			continue;
+		if (placed == want) {
 			found = 1;
 			break;
 		}
@@ -1871,13 +2193,26 @@ static int npa_dfs_init(struct npa_ctx *c)
 	c->sky = kvmalloc_array(c->nt, sizeof(*c->sky), GFP_KERNEL);
 	c->rem = kvmalloc_array(c->nt, sizeof(*c->rem), GFP_KERNEL);
 	c->live = kvmalloc_array(c->nt, sizeof(*c->live), GFP_KERNEL);
+	c->span = kvmalloc_array(c->nt, sizeof(*c->span), GFP_KERNEL);
+	/* A power of two, about 4 entries per rect, at most 2^16. */
+	c->tt_mask = roundup_pow_of_two(clamp_t(u32, 4 * c->m, 64, 1 << 16)) - 1;
+	c->tt = kvcalloc((size_t)c->tt_mask + 1, sizeof(*c->tt), GFP_KERNEL);
+	c->tt_cap = 0;
+	c->zs = kvmalloc_array(c->nt + 1, sizeof(*c->zs), GFP_KERNEL);
+	c->ze = kvmalloc_array(c->nt + 1, sizeof(*c->ze), GFP_KERNEL);
+	c->ng = kvmalloc_array(c->nt, NPA_NG_WAYS * sizeof(*c->ng), GFP_KERNEL);
 	c->rem_s = kvmalloc_array(c->nt, sizeof(*c->rem_s), GFP_KERNEL);
 	c->rem_e = kvmalloc_array(c->nt, sizeof(*c->rem_e), GFP_KERNEL);
 	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL);
 	c->start = kvcalloc((size_t)c->nt + 1, sizeof(*c->start), GFP_KERNEL);
 	c->bucket = kvmalloc_array(c->m, sizeof(*c->bucket), GFP_KERNEL);
-	if (!c->frames || !c->sky || !c->rem || !c->live || !c->placed ||
-	    !c->rem_s || !c->rem_e || !c->start || !c->bucket)
+	c->estart = kvcalloc((size_t)c->nt + 1, sizeof(*c->estart), GFP_KERNEL);
+	c->ebucket = kvmalloc_array(c->m, sizeof(*c->ebucket), GFP_KERNEL);
+	if (!c->frames || !c->sky || !c->rem || !c->live || !c->span || !c->tt ||
+	    !c->zs || !c->ze || !c->ng ||
+	    !c->placed ||
+	    !c->rem_s || !c->rem_e || !c->start || !c->bucket ||
+	    !c->estart || !c->ebucket)
 		return -ENOMEM;
 	for (i = 0; i < c->m; i++) {
 		const struct npa_rect *r = &c->r[i];
@@ -1893,6 +2228,22 @@ static int npa_dfs_init(struct npa_ctx *c)
 		c->bucket[i] = sk[i].id;
 	for (i = 0; i < c->nt; i++)
 		c->start[i + 1] += c->start[i];
+	/* And by end bound, longer (earlier start), then bigger, first. */
+	for (i = 0; i < c->m; i++) {
+		const struct npa_rect *r = &c->r[i];
+
+		sk[i].k0 = r->b;
+		sk[i].k1 = (u64)(U32_MAX - r->a) << 32 |
+			   (U32_MAX - (u32)r->amask);
+		sk[i].k2 = r->size;
+		sk[i].id = i;
+		c->estart[r->b + 1]++;
+	}
+	sort(sk, c->m, sizeof(*sk), npa_skey_cmp, NULL);
+	for (i = 0; i < c->m; i++)
+		c->ebucket[i] = sk[i].id;
+	for (i = 0; i < c->nt; i++)
+		c->estart[i + 1] += c->estart[i];
 	return 0;
 }
 
@@ -1913,38 +2264,53 @@ static bool npa_tight(const struct npa_ctx *c)
 }
 
 /*
- * Branch and bound over canonical skyline plans for moderate n: restarts
- * of npa_dfs() with a node limit of a few placements per rect, the first
- * scanning candidates in their preferred order, later ones at random
- * (short random restarts beat one long search on these heavy-tailed
- * trees). Each plan found lowers the cap below its peak. Tightly packed
- * instances, where the search is the only thing that works, get most of
- * the remaining budget; others a quarter.
+ * One round of restarts at @cap until @stop; true if a plan was found.
+ * Where no lifetime crosses a bound, the instance falls apart into parts
+ * that do not interact: each is searched (and restarted) on its own, so
+ * that a hard part does not throw away the plans of the easy ones.
  */
-/* One round of restarts at @cap until @stop; true if a plan was found. */
 static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
 {
-	u64 limit = max_t(u64, 4ULL * c->m, 1024);
-	u32 i;
+	u32 i, lo = 0, hi, cross;
 
 	*proof = 0;
-	while (c->work < stop && !c->out_of_time) {
-		int ret = npa_dfs(c, cap, min(limit, stop - c->work));
+	c->dfs_random = false;
+	while (lo + 1 < c->nt) {
+		u64 limit;
+		u32 cnt;
+		int ret;
 
-		if (ret == 0) {
+		/* The part: up to the next bound no lifetime crosses. */
+		cross = 0;
+		for (hi = lo + 1; hi + 1 < c->nt; hi++) {
+			cross += c->start[hi] - c->start[hi - 1];
+			cross -= c->estart[hi + 1] - c->estart[hi];
+			if (!cross)
+				break;
+		}
+		cnt = c->start[hi] - c->start[lo];
+		if (!cnt) {
+			lo = hi;
+			continue;
+		}
+		limit = max_t(u64, 4ULL * cnt, 1024);
+		do {
+			if (c->work >= stop || c->out_of_time)
+				return false;
+			ret = npa_dfs(c, cap, min(limit, stop - c->work), lo, hi);
+			c->dfs_random = true;
+		} while (ret < 0);
+		if (!ret) {
 			*proof = 1;	/* no plan of this shape under cap */
 			return false;
 		}
-		c->dfs_random = true;
-		if (ret < 0)
-			continue;
-		c->peak = 0;
-		for (i = 0; i < c->m; i++)
-			c->peak = max(c->peak, c->off[i] + c->r[i].size);
-		npa_keep(c, NPA_PLAN_ALGO_EXACT);
-		return true;
+		lo = hi;
 	}
-	return false;
+	c->peak = 0;
+	for (i = 0; i < c->m; i++)
+		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+	npa_keep(c, NPA_PLAN_ALGO_EXACT);
+	return true;
 }
 
 /*
