@@ -1713,16 +1713,19 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
 	return false;
 }
 
-/* Candidates that fit at the left (@side 0) or right corner of @f. */
+/*
+ * Candidates that fit at the left (@side 0) or right corner of @f,
+ * counted up to @stop.
+ */
 static u32 npa_dfs_count(const struct npa_ctx *c, const struct npa_frame *f,
-			 u32 side)
+			 u32 side, u32 stop)
 {
 	const u32 *bucket = side ? c->ebucket : c->bucket;
 	u32 i = side ? c->estart[f->vend] : c->start[f->t];
 	u32 end = side ? c->estart[f->vend + 1] : c->start[f->t + 1], n = 0;
 	u64 room = c->cap - f->x;
 
-	for (; i < end; i++) {
+	for (; i < end && n < stop; i++) {
 		const struct npa_rect *r = &c->r[bucket[i]];
 
 		if (!c->placed[bucket[i]] && r->size <= room &&
@@ -1750,7 +1753,7 @@ static u32 npa_dfs_pick(struct npa_ctx *c, struct npa_frame *f, u32 *end)
 {
 	u32 i = 0, j, k, best = U32_MAX, bn = U32_MAX, side = 0;
 
-	while (i + 1 < c->nt) {
+	while (i + 1 < c->nt && bn) {
 		u64 x = c->sky[i];
 
 		if (!c->live[i]) {
@@ -1765,9 +1768,12 @@ static u32 npa_dfs_pick(struct npa_ctx *c, struct npa_frame *f, u32 *end)
 			f->vend = j;
 			f->x = x;
 			for (k = 0; k < 2; k++) {
-				u32 n = npa_dfs_count(c, f, k);
+				/* Ties go to the lower valley. */
+				u32 stop = best == U32_MAX ? U32_MAX :
+					   bn + (x < c->sky[best]);
+				u32 n = npa_dfs_count(c, f, k, stop);
 
-				if (n < bn || (n == bn && x < c->sky[best])) {
+				if (n < stop) {
 					bn = n;
 					best = i;
 					*end = j;
@@ -2333,7 +2339,7 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
 		return;
 	if (npa_dfs_init(c))
 		return;
-	share = tight ? left - left / 4 : left / 4;
+	share = tight ? left - left / 8 : left / 4;
 	stop = c->work + share;
 	if (npa_exact_at(c, c->lb, c->work + share - share / 4, &proof) || proof)
 		return;
@@ -2365,7 +2371,7 @@ static u64 npa_default_budget(const struct npa_ctx *c, bool tight)
 
 	b = max_t(u64, 4ULL * c->m, min_t(u64, b, (u64)c->m << 12));
 	/* The exact search's placements are an order of magnitude cheaper. */
-	return tight ? 4 * b : b;
+	return tight ? 2 * b : b;
 }
 
 static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res,
