@@ -25,6 +25,16 @@ u64 npa_gen_below(u64 *state, u64 n);
 u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		  u64 seed);
 
+/*
+ * Another full strip, not guillotine: sweep over the steps and, at each,
+ * end a few random rectangles and refill every run of adjacent ended ones
+ * with 1-3 new rectangles cut at random points, so that new boundaries
+ * rarely line up with old ones. The buffers' offsets are that plan (at
+ * the optimum, @width). Returns the number of buffers written, at most @n.
+ */
+u32 npa_gen_sweep(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+		  u64 seed);
+
 /* @n buffers with random lifetimes in [0, @steps) and sizes in [1, @max]. */
 void npa_gen_random(struct npa_plan_buf *b, u32 n, u32 steps, u64 max,
 		    u64 seed);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npa-bench: the planner's benchmark (not a timed test). Prints three
- * tables: the benchmark traces, generated tightly packed strips (optimum
+ * npa-bench: the planner's benchmark (not a timed test). Prints the
+ * benchmark traces, generated tightly packed strips of two kinds (optimum
  * known), and plan time and memory for n = 100 .. 100k.
  *
- * usage: npa-bench [TRACES-DIR] [--quick] [--strips]
+ * usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]
+ *                  [--seeds K]
  *
  * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the shared/
  * directory next to the repository (from its root or from tools/).
@@ -128,35 +129,69 @@ static void bench_traces(const char *dir)
 static u32 strip_only;	/* --strip-n: only this n */
 static u32 strip_seeds;	/* --seeds: seeds per n */
 
-static void bench_strips(bool quick)
+/* The worst seed of one n: the summary line of the strip tables. */
+struct worst {
+	u32 n, solved, seeds;
+	double greedy, npa, ms;
+};
+
+typedef u32 (*strip_gen)(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+			 u64 seed);
+
+static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
+			     bool quick)
 {
 	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500, 1000, 2000 };
 	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
-	unsigned int s, seed, seeds = quick ? 2 : 5;
+	struct worst w[ARRAY_SIZE(sizes)] = { 0 };
+	unsigned int s, seed, seeds = quick ? 2 : 5, nw = 0;
 
 	if (strip_seeds)
 		seeds = strip_seeds;
 
 	printf("Tightly packed strips: a 1000000 x 1000 strip cut into n rectangles\n"
-	       "by random guillotine cuts; optimum = lower bound. Default budget.\n\n");
+	       "%s; optimum = lower bound. Default budget.\n\n", what);
 	header("strip n / seed");
 	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		if (strip_only && sizes[s] != strip_only)
 			continue;
+		w[nw].n = sizes[s];
 		for (seed = 1; seed <= seeds; seed++) {
 			struct row r = { 0 };
 			char name[64];
-			u32 n = npa_gen_strip(b, sizes[s], 1000000, 1000,
-					      seed * 7919 + sizes[s]);
+			u32 n = gen(b, sizes[s], 1000000, 1000,
+				    seed * 7919 + sizes[s]);
 
-			snprintf(name, sizeof(name), "strip %u / %u", sizes[s],
-				 seed);
-			if (!run(b, n, 0, &r))
-				line(name, n, &r);
+			snprintf(name, sizeof(name), "%s %u / %u", tag,
+				 sizes[s], seed);
+			if (run(b, n, 0, &r))
+				continue;
+			line(name, n, &r);
+			w[nw].seeds++;
+			w[nw].solved += r.npa == r.lb;
+			w[nw].greedy = max(w[nw].greedy, pct(r.greedy, r.lb));
+			w[nw].npa = max(w[nw].npa, pct(r.npa, r.lb));
+			w[nw].ms = max(w[nw].ms, r.npa_ns / 1e6);
 		}
+		nw++;
 	}
+	printf("\n| %5s | %12s | %9s | %11s | %11s |\n", "n", "greedy worst",
+	       "npa worst", "at optimum", "npa ms max");
+	printf("|-------|--------------|-----------|-------------|-------------|\n");
+	for (s = 0; s < nw; s++)
+		printf("| %5u | %+11.2f%% | %+8.3f%% | %4u of %-3u | %11.1f |\n",
+		       w[s].n, w[s].greedy, w[s].npa, w[s].solved, w[s].seeds,
+		       w[s].ms);
 	printf("\n");
 	free(b);
+}
+
+static void bench_strips(bool quick)
+{
+	bench_strip_kind("by random guillotine cuts", "strip", npa_gen_strip,
+			 quick);
+	bench_strip_kind("by a sweep that refills ended runs (not guillotine)",
+			 "sweep", npa_gen_sweep, quick);
 }
 
 /* Peak resident set of this process (VmHWM), in KiB. */
