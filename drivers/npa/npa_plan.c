@@ -2362,16 +2362,19 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
  * enough for the baseline and a few metric orders (4 n). That keeps a
  * default plan well under a second up to 30k buffers and under two
  * seconds at 62k on a desktop core (see Documentation/planner.rst).
- * Tightly packed instances small enough for the exact search get four
- * times as much.
+ * Tightly packed instances small enough for the exact search get up to
+ * twice as much: its placements are cheaper than a pass's, but its
+ * corner search grows with the number of leaves, so the extra shrinks
+ * above 1024 rects.
  */
 static u64 npa_default_budget(const struct npa_ctx *c, bool tight)
 {
 	u64 b = min_t(u64, 1ULL << 19, div64_u64(1ULL << 31, c->m));
 
 	b = max_t(u64, 4ULL * c->m, min_t(u64, b, (u64)c->m << 12));
-	/* The exact search's placements are an order of magnitude cheaper. */
-	return tight ? 2 * b : b;
+	if (tight)
+		b += div64_u64(b << 10, max_t(u32, c->m, 1024));
+	return b;
 }
 
 static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res,
