@@ -2299,7 +2299,7 @@ static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
 			lo = hi;
 			continue;
 		}
-		limit = max_t(u64, 4ULL * cnt, 1024);
+		limit = max_t(u64, 16ULL * cnt, 1024);
 		do {
 			if (c->work >= stop || c->out_of_time)
 				return false;
