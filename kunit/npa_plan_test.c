@@ -468,6 +468,36 @@ static void npa_plan_test_strip_large(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
 }
 
+/*
+ * Two strips one after the other in time, with nothing live across the
+ * bound between them: the exact search plans the parts one at a time,
+ * and finds the optimum of both.
+ */
+static void npa_plan_test_strip_parts(struct kunit *test)
+{
+	const u32 half = 120, n = 2 * half;
+	const u64 width = 1 << 20;
+	struct npa_plan_result res;
+	struct npa_plan_buf *b;
+	u32 i;
+
+	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	npa_test_strip(b, half, width, 200, 0xc0ffee);
+	npa_test_strip(b + half, half, width, 300, 0xdecade);
+	for (i = half; i < n; i++) {
+		b[i].lo += 200;
+		b[i].hi += 200;
+	}
+	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
+	KUNIT_EXPECT_EQ(test, res.peak, width);
+	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_EXACT);
+}
+
 static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE_PARAM(npa_plan_test_edge, npa_plan_edge_gen_params),
 	KUNIT_CASE(npa_plan_test_too_many),
@@ -477,6 +507,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_random),
 	KUNIT_CASE(npa_plan_test_strip),
 	KUNIT_CASE(npa_plan_test_strip_large),
+	KUNIT_CASE(npa_plan_test_strip_parts),
 	{}
 };
 
