@@ -15,11 +15,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "procstate.h"
 #include "tap.h"
 #include "testgraph.h"
 
@@ -66,30 +66,6 @@ struct state {
 	int nfds, nmaps;
 };
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
-}
-
-static int count_maps(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0, c;
-
-	while (f && (c = fgetc(f)) != EOF)
-		n += c == '\n';
-	if (f)
-		fclose(f);
-	return n;
-}
-
 static void snapshot(int fd, struct state *s)
 {
 	char path[64], line[128];
@@ -110,7 +86,7 @@ static void snapshot(int fd, struct state *s)
 		fclose(f);
 	}
 	s->nfds = count_fds();
-	s->nmaps = count_maps();
+	s->nmaps = count_lines("/proc/self/maps");
 }
 
 static void graph_init(void)

@@ -10,7 +10,6 @@
  * controls that must succeed without changing anything.  Runs in QEMU on
  * the test kernel; one TAP line per row.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "procstate.h"
 #include "tap.h"
 #include "testgraph.h"
 
@@ -178,31 +178,6 @@ static void read_file(const char *path, const char *prefix, char *out,
 			strncat(out, line, size - strlen(out) - 1);
 	if (f)
 		fclose(f);
-}
-
-static int count_lines(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int n = 0, c;
-
-	if (!f)
-		return -1;
-	while ((c = fgetc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
-}
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 static void snapshot(struct state *s)
