@@ -60,21 +60,29 @@ static int npactl_open(const char *dev)
 	return fd;
 }
 
-int npactl_cmd_info(int argc, char **argv)
+/* NPA_IOCTL_QUERY on @dev (NULL: the default node); -1 after saying why. */
+static int npactl_query(const char *dev, struct npa_query *q)
 {
-	const char *dev = argc > 1 ? argv[1] : NULL;
-	struct npa_query q;
 	int fd, ret;
 
 	fd = npactl_open(dev);
 	if (fd < 0)
-		return NPACTL_EXIT_FAIL;
-	ret = npa_query(fd, &q);
+		return -1;
+	ret = npa_query(fd, q);
 	npa_close(fd);
 	if (ret) {
 		fprintf(stderr, "npactl: NPA_IOCTL_QUERY: %s\n", strerror(-ret));
-		return NPACTL_EXIT_FAIL;
+		return -1;
 	}
+	return 0;
+}
+
+int npactl_cmd_info(int argc, char **argv)
+{
+	struct npa_query q;
+
+	if (npactl_query(argc > 1 ? argv[1] : NULL, &q))
+		return NPACTL_EXIT_FAIL;
 	printf("driver version   %u.%u.%u\n", q.version_major, q.version_minor,
 	       q.version_patch);
 	printf("capabilities     %s%s%s\n", q.caps & NPA_CAP_PLAN ? "plan " : "",
@@ -110,17 +118,9 @@ static void npactl_print_stats(const struct npa_query *q)
 int npactl_cmd_stats(int argc, char **argv)
 {
 	struct npa_query q;
-	int fd, ret;
 
-	fd = npactl_open(argc > 1 ? argv[1] : NULL);
-	if (fd < 0)
+	if (npactl_query(argc > 1 ? argv[1] : NULL, &q))
 		return NPACTL_EXIT_FAIL;
-	ret = npa_query(fd, &q);
-	npa_close(fd);
-	if (ret) {
-		fprintf(stderr, "npactl: NPA_IOCTL_QUERY: %s\n", strerror(-ret));
-		return NPACTL_EXIT_FAIL;
-	}
 	npactl_print_stats(&q);
 	return NPACTL_EXIT_OK;
 }
