@@ -195,6 +195,7 @@ struct npa_ctx {
 	u64 tt_cap;
 	u64 *zs, *ze;		/* XOR Fenwick trees of the keys by first, last leaf */
 	u32 *ng;		/* per leaf: NPA_NG_WAYS nogood ranges, lo << 16 | len */
+	u8 *reach;		/* per bound: scratch of npa_dfs_floor_ok() */
 
 	u64 rng;
 };
@@ -989,6 +990,7 @@ static void npa_ctx_free(struct npa_ctx *c)
 	kvfree(c->zs);
 	kvfree(c->ze);
 	kvfree(c->ng);
+	kvfree(c->reach);
 	kvfree(c->rem_s);
 	kvfree(c->rem_e);
 	kvfree(c->placed);
@@ -1856,6 +1858,53 @@ static bool npa_dfs_rcorner_ok(const struct npa_ctx *c, u32 t, u64 cap,
 }
 
 /*
+ * Can the floor of the valley around leaf @i be covered? A valley (a run
+ * of leaves at one height x with walls on both sides) none of whose
+ * leaves has room to waste must get a rect with its bottom at x on every
+ * leaf, and such a rect lives within the valley: so the lifetimes of the
+ * unplaced rects that fit there must tile the valley end to end. That is
+ * reachability over its bounds, linear in the rects starting in it. On
+ * failure widens [*lo, *hi] to the valley and its walls.
+ */
+static bool npa_dfs_floor_ok(struct npa_ctx *c, u32 i, u64 cap, u32 *lo,
+			     u32 *hi)
+{
+	u32 p, q, b, k;
+	u64 x;
+
+	if (i + 1 >= c->nt || !c->live[i])
+		return true;
+	x = c->sky[i];
+	for (p = i; p && c->live[p - 1] && c->sky[p - 1] == x; p--)
+		;
+	for (q = i + 1; q + 1 < c->nt && c->live[q] && c->sky[q] == x; q++)
+		;
+	if ((p && !npa_dfs_wall(c, p - 1, x)) || !npa_dfs_wall(c, q, x))
+		return true;
+	for (k = p; k < q; k++)
+		if (npa_dfs_slack(c, k, cap))
+			return true;
+	memset(c->reach + p, 0, q + 1 - p);
+	c->reach[p] = 1;
+	for (b = p; b < q && !c->reach[q]; b++) {
+		if (!c->reach[b])
+			continue;
+		for (k = c->start[b]; k < c->start[b + 1]; k++) {
+			const struct npa_rect *r = &c->r[c->bucket[k]];
+
+			if (!c->placed[c->bucket[k]] && r->b <= q &&
+			    !(x & r->amask) && r->size <= cap - x)
+				c->reach[r->b] = 1;
+		}
+	}
+	if (c->reach[q])
+		return true;
+	*lo = min(*lo, p ? p - 1 : 0);
+	*hi = max(*hi, min(q, c->nt - 2));
+	return false;
+}
+
+/*
  * Checks at bound @t after a placement there; on failure widens [*lo, *hi]
  * to the leaves the check looked at.
  */
@@ -2153,14 +2202,26 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 lo, u32 hi)
 				continue;
 		} else {
 			const struct npa_rect *r = &c->r[id];
+			u64 top;
 
 			c->placed[id] = true;
 			c->off[id] = f->x;
 			placed++;
 			npa_dfs_set(c, id, f->x + r->size, -1);
-			/* Prune when a corner this rect made cannot be filled. */
+			/*
+			 * Prune when a corner this rect made, or the floor of
+			 * a valley next to it or on top of it, cannot be
+			 * filled.
+			 */
+			top = f->x + r->size;
 			if (!npa_dfs_bound_ok(c, r->a, cap, &f->clo, &f->chi) ||
-			    !npa_dfs_bound_ok(c, r->b, cap, &f->clo, &f->chi))
+			    !npa_dfs_bound_ok(c, r->b, cap, &f->clo, &f->chi) ||
+			    !npa_dfs_floor_ok(c, r->a, cap, &f->clo, &f->chi) ||
+			    (r->a && c->sky[r->a - 1] < top &&
+			     !npa_dfs_floor_ok(c, r->a - 1, cap, &f->clo,
+					       &f->chi)) ||
+			    (r->b + 1 < c->nt && c->sky[r->b] < top &&
+			     !npa_dfs_floor_ok(c, r->b, cap, &f->clo, &f->chi)))
 				continue;
 		}
 		/* A state, or the state of some leaves, known to fail. */
@@ -2207,6 +2268,7 @@ static int npa_dfs_init(struct npa_ctx *c)
 	c->zs = kvmalloc_array(c->nt + 1, sizeof(*c->zs), GFP_KERNEL);
 	c->ze = kvmalloc_array(c->nt + 1, sizeof(*c->ze), GFP_KERNEL);
 	c->ng = kvmalloc_array(c->nt, NPA_NG_WAYS * sizeof(*c->ng), GFP_KERNEL);
+	c->reach = kvmalloc_array(c->nt, sizeof(*c->reach), GFP_KERNEL);
 	c->rem_s = kvmalloc_array(c->nt, sizeof(*c->rem_s), GFP_KERNEL);
 	c->rem_e = kvmalloc_array(c->nt, sizeof(*c->rem_e), GFP_KERNEL);
 	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL);
@@ -2215,7 +2277,7 @@ static int npa_dfs_init(struct npa_ctx *c)
 	c->estart = kvcalloc((size_t)c->nt + 1, sizeof(*c->estart), GFP_KERNEL);
 	c->ebucket = kvmalloc_array(c->m, sizeof(*c->ebucket), GFP_KERNEL);
 	if (!c->frames || !c->sky || !c->rem || !c->live || !c->span || !c->tt ||
-	    !c->zs || !c->ze || !c->ng ||
+	    !c->zs || !c->ze || !c->ng || !c->reach ||
 	    !c->placed ||
 	    !c->rem_s || !c->rem_e || !c->start || !c->bucket ||
 	    !c->estart || !c->ebucket)

@@ -5,7 +5,7 @@
  * known), and plan time and memory for n = 100 .. 100k.
  *
  * usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]
- *                  [--seeds K]
+ *                  [--seeds K] [--budget N]
  *
  * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the shared/
  * directory next to the repository (from its root or from tools/).
@@ -128,6 +128,7 @@ static void bench_traces(const char *dir)
 
 static u32 strip_only;	/* --strip-n: only this n */
 static u32 strip_seeds;	/* --seeds: seeds per n */
+static u64 strip_budget;	/* --budget: work budget of the strips */
 
 /* The worst seed of one n: the summary line of the strip tables. */
 struct worst {
@@ -150,7 +151,11 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 		seeds = strip_seeds;
 
 	printf("Tightly packed strips: a 1000000 x 1000 strip cut into n rectangles\n"
-	       "%s; optimum = lower bound. Default budget.\n\n", what);
+	       "%s; optimum = lower bound. ", what);
+	if (strip_budget)
+		printf("Budget %llu.\n\n", (unsigned long long)strip_budget);
+	else
+		printf("Default budget.\n\n");
 	header("strip n / seed");
 	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		if (strip_only && sizes[s] != strip_only)
@@ -164,7 +169,7 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 
 			snprintf(name, sizeof(name), "%s %u / %u", tag,
 				 sizes[s], seed);
-			if (run(b, n, 0, &r))
+			if (run(b, n, strip_budget, &r))
 				continue;
 			line(name, n, &r);
 			w[nw].seeds++;
@@ -286,6 +291,8 @@ int main(int argc, char **argv)
 			strip_only = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
 			strip_seeds = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+			strip_budget = strtoull(argv[++i], NULL, 0);
 		else
 			dir = argv[i];
 	}
