@@ -118,7 +118,8 @@ static const struct dma_buf_ops npa_dmabuf_ops = {
 	.release = npa_dmabuf_release,
 };
 
-int npa_ioctl_buffer_create(struct npa_file *nfile, void *data)
+int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
+			    struct npa_ioctl_out *out)
 {
 	struct npa_buffer_create *args = data;
 	struct npa_device *ndev = nfile->ndev;

@@ -11,6 +11,7 @@
 
 struct npa_device;
 struct npa_file;
+struct npa_ioctl_out;
 struct npa_region;
 
 /* Most buffers one open file may have alive (-EMFILE beyond). */
@@ -50,7 +51,8 @@ struct npa_import {
 	bool vmapped;
 };
 
-int npa_ioctl_buffer_create(struct npa_file *nfile, void *data);
+int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
+			    struct npa_ioctl_out *out);
 int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp);
 void npa_import_put(struct npa_import *imp);
 

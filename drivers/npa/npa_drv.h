@@ -69,6 +69,19 @@ struct npa_device {
 	atomic_t open_files;
 };
 
+/**
+ * struct npa_ioctl_out - where npa_ioctl() copies an ioctl's result
+ * @uptr: the user's argument.
+ * @size: bytes to copy: the smaller of the kernel's and the user's struct;
+ *	0 for an ioctl without results.
+ * @done: the handler copied the result out itself (npa_ioctl_copy_out()).
+ */
+struct npa_ioctl_out {
+	void __user *uptr;
+	size_t size;
+	bool done;
+};
+
 /* Largest array element size userspace may claim. */
 #define NPA_MAX_ELEM_SIZE	256
 
@@ -86,6 +99,8 @@ void npa_file_put(struct npa_file *nfile);
 
 long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data);
-int npa_ioctl_query(struct npa_file *nfile, void *data);
+int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data);
+int npa_ioctl_query(struct npa_file *nfile, void *data,
+		    struct npa_ioctl_out *out);
 
 #endif /* __NPA_DRV_H__ */

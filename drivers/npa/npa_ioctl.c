@@ -34,7 +34,8 @@
 /* Largest argument struct of any ioctl; on the stack in npa_ioctl(). */
 #define NPA_IOCTL_MAX_ARG	256
 
-typedef int npa_ioctl_fn(struct npa_file *nfile, void *data);
+typedef int npa_ioctl_fn(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out);
 
 struct npa_ioctl_desc {
 	unsigned int cmd;
@@ -107,14 +108,46 @@ static bool npa_mem_is_zero(const void *p, size_t len)
 }
 
 /**
+ * npa_ioctl_copy_out() - copy an ioctl's result to userspace now
+ * @out: where it goes, from npa_ioctl(); NULL for an in-kernel caller
+ *	(KUnit), which reads the result from @data.
+ * @data: the kernel copy of the argument, with every result filled in.
+ *
+ * For a handler that makes something userspace can reach by a number (an
+ * fd, a model handle).  Call it after everything that can fail and before
+ * that thing becomes reachable (fd_install(), storing the handle), so that
+ * a caller who cannot receive the number is never given the object:
+ * get_unused_fd_flags(), build the file, copy the result out, and only then
+ * fd_install(); on -EFAULT, put_unused_fd() and fput() instead.  Call it at
+ * most once; npa_ioctl() then does not copy the result again.
+ *
+ * Context: Process context; may fault.
+ * Return: 0, or -EFAULT if the argument cannot be written (some of it may
+ * have been); the handler then undoes everything and returns the error.
+ */
+int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data)
+{
+	if (!out)
+		return 0;
+	if (WARN_ON_ONCE(out->done))
+		return -EINVAL;
+	if (copy_to_user(out->uptr, data, out->size))
+		return -EFAULT;
+	out->done = true;
+	return 0;
+}
+
+/**
  * npa_ioctl_query() - NPA_IOCTL_QUERY: driver version and capabilities
  * @nfile: the calling file.
  * @data: a kernel copy of &struct npa_query.
+ * @out: unused: npa_ioctl() copies the result out.
  *
  * Context: Process context.
  * Return: 0, or -EINVAL if @flags or a reserved field is not zero.
  */
-int npa_ioctl_query(struct npa_file *nfile, void *data)
+int npa_ioctl_query(struct npa_file *nfile, void *data,
+		    struct npa_ioctl_out *out)
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
 	struct npa_device *ndev = nfile->ndev;
@@ -169,7 +202,8 @@ static const struct npa_ioctl_desc *npa_ioctl_lookup(unsigned int cmd)
  * npa_ioctl_dispatch() - run one ioctl on a kernel copy of its argument
  * @nfile: the calling file.
  * @cmd: the ioctl number as userspace passed it.
- * @data: kernel buffer of at least _IOC_SIZE() of the table's command.
+ * @data: kernel buffer of at least _IOC_SIZE() of the table's command; the
+ *	result is left in it.
  *
  * Context: Process context.
  * Return: the handler's result, or -ENOTTY for an unknown ioctl.
@@ -180,7 +214,7 @@ int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data)
 
 	if (!desc)
 		return -ENOTTY;
-	return desc->func(nfile, data);
+	return desc->func(nfile, data, NULL);
 }
 
 long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -189,6 +223,7 @@ long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	const struct npa_ioctl_desc *desc;
 	u8 kdata[NPA_IOCTL_MAX_ARG] __aligned(8);
+	struct npa_ioctl_out out = { .uptr = uarg };
 	size_t ksize, usize;
 	int ret;
 
@@ -215,12 +250,10 @@ long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	    copy_to_user(uarg, kdata, min(ksize, usize)))
 		return -EFAULT;
 
-	ret = desc->func(nfile, kdata);
-	if (ret)
+	if (_IOC_DIR(cmd) & _IOC_READ)
+		out.size = min(ksize, usize);
+	ret = desc->func(nfile, kdata, &out);
+	if (ret || out.done || !out.size)
 		return ret;
-
-	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, kdata, min(ksize, usize)))
-		return -EFAULT;
-	return 0;
+	return npa_ioctl_copy_out(&out, kdata);
 }

@@ -203,7 +203,8 @@ out:
 	return ret;
 }
 
-int npa_ioctl_job_submit(struct npa_file *nfile, void *data)
+int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out)
 {
 	struct npa_job_submit *args = data;
 	struct npa_device *ndev = nfile->ndev;
@@ -338,7 +339,8 @@ err:
 	return NULL;
 }
 
-int npa_ioctl_job_wait(struct npa_file *nfile, void *data)
+int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
+		       struct npa_ioctl_out *out)
 {
 	struct npa_job_wait *args = data;
 	struct npa_job *job;
@@ -374,7 +376,8 @@ int npa_ioctl_job_wait(struct npa_file *nfile, void *data)
 	return ret;
 }
 
-int npa_ioctl_job_cancel(struct npa_file *nfile, void *data)
+int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out)
 {
 	struct npa_job_cancel *args = data;
 	struct npa_job *job;

@@ -14,6 +14,7 @@
 #include "npa_buffer.h"
 
 struct npa_file;
+struct npa_ioctl_out;
 struct npa_model;
 
 /* Jobs of one open file that may be in flight at once (-EAGAIN beyond). */
@@ -69,8 +70,11 @@ void npa_job_put(struct npa_job *job);
 void npa_job_started(struct npa_job *job);
 void npa_job_end(struct npa_job *job, u32 status);
 
-int npa_ioctl_job_submit(struct npa_file *nfile, void *data);
-int npa_ioctl_job_wait(struct npa_file *nfile, void *data);
-int npa_ioctl_job_cancel(struct npa_file *nfile, void *data);
+int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out);
+int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
+		       struct npa_ioctl_out *out);
+int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out);
 
 #endif /* __NPA_JOB_H__ */

@@ -294,7 +294,8 @@ void npa_model_report(const struct npa_model *model,
 	args->num_buffers = p->num_buffers;
 }
 
-int npa_ioctl_model_create(struct npa_file *nfile, void *data)
+int npa_ioctl_model_create(struct npa_file *nfile, void *data,
+			   struct npa_ioctl_out *out)
 {
 	struct npa_model_create *args = data;
 	struct npa_model *model;
@@ -342,7 +343,8 @@ static int npa_copy_placements(u64 uptr, u32 room, u32 usize,
 	return 0;
 }
 
-int npa_ioctl_model_plan(struct npa_file *nfile, void *data)
+int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out)
 {
 	struct npa_model_plan *args = data;
 	struct npa_model *model;
@@ -373,7 +375,8 @@ out_unlock:
 	return ret;
 }
 
-int npa_ioctl_model_destroy(struct npa_file *nfile, void *data)
+int npa_ioctl_model_destroy(struct npa_file *nfile, void *data,
+			    struct npa_ioctl_out *out)
 {
 	struct npa_model_destroy *args = data;
 	struct npa_model *model;

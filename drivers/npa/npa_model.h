@@ -13,6 +13,7 @@
 #include "npa_graph.h"
 
 struct npa_file;
+struct npa_ioctl_out;
 struct npa_device;
 struct npa_region;
 struct seq_file;
@@ -74,8 +75,11 @@ void npa_model_release_all(struct npa_file *nfile);
 void npa_model_report(const struct npa_model *model,
 		      struct npa_model_create *args);
 
-int npa_ioctl_model_create(struct npa_file *nfile, void *data);
-int npa_ioctl_model_plan(struct npa_file *nfile, void *data);
-int npa_ioctl_model_destroy(struct npa_file *nfile, void *data);
+int npa_ioctl_model_create(struct npa_file *nfile, void *data,
+			   struct npa_ioctl_out *out);
+int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
+			 struct npa_ioctl_out *out);
+int npa_ioctl_model_destroy(struct npa_file *nfile, void *data,
+			    struct npa_ioctl_out *out);
 
 #endif /* __NPA_MODEL_H__ */
