@@ -7,7 +7,9 @@
  * DOC: buffers
  *
  * NPA_IOCTL_BUFFER_CREATE allocates a zeroed, page-aligned region of the
- * carveout and exports it as a dma-buf.  Userspace maps it with mmap() and
+ * carveout and exports it as a dma-buf.  Its fd is installed only after
+ * its number was copied to userspace: a caller whose argument cannot be
+ * written gets -EFAULT and no buffer.  Userspace maps it with mmap() and
  * brackets CPU access with DMA_BUF_IOCTL_SYNC; the carveout is cache
  * coherent (write-back memory the simulated NPU reaches through the CPU),
  * so begin/end_cpu_access have nothing to flush.  The buffer lives as long
@@ -25,6 +27,7 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -139,10 +142,15 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 		goto err_count;
 	}
 
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		ret = fd;
+		goto err_count;
+	}
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf) {
 		ret = -ENOMEM;
-		goto err_count;
+		goto err_fd;
 	}
 	buf->ndev = ndev;
 	buf->size = PAGE_ALIGN(args->size);
@@ -163,13 +171,19 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 		ret = PTR_ERR(dmabuf);
 		goto err_region;
 	}
-	/* From here on, the dma-buf's release frees everything. */
-	fd = dma_buf_fd(dmabuf, O_CLOEXEC);
-	if (fd < 0) {
-		dma_buf_put(dmabuf);
-		return fd;
-	}
+
+	/*
+	 * From here on, the dma-buf's release frees everything.  The fd
+	 * only becomes the caller's once the caller has its number.
+	 */
 	args->fd = fd;
+	ret = npa_ioctl_copy_out(out, args);
+	if (ret) {
+		put_unused_fd(fd);
+		dma_buf_put(dmabuf);
+		return ret;
+	}
+	fd_install(fd, dmabuf->file);
 	return 0;
 
 err_region:
@@ -177,6 +191,8 @@ err_region:
 	npa_carveout_free(&ndev->carveout, buf->region);
 err_free:
 	kfree(buf);
+err_fd:
+	put_unused_fd(fd);
 err_count:
 	atomic_dec(&nfile->num_buffers);
 	return ret;
