@@ -10,8 +10,10 @@
  * persistent tensor to a dma-buf (npa's own or another exporter's), checks
  * that each tensor fits in its buffer, and queues the job on the NPU.  It
  * returns a job fd that polls readable once the job has ended, and with
- * %NPA_JOB_FENCE a sync_file fd that signals at the same time.  The fds
- * are installed only once everything else has succeeded.
+ * %NPA_JOB_FENCE a sync_file fd that signals at the same time.  The job
+ * is queued and its fds installed only once everything else has succeeded
+ * and their numbers were copied to userspace: a caller whose argument
+ * cannot be written gets -EFAULT, no fds, and no job runs.
  *
  * A job's lifetime is its dma_fence's reference count: the job fd, a
  * sync_file and the queue each hold one.  The last put frees the job from
@@ -287,17 +289,24 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 		goto err_sync;
 	}
 
+	/* The job runs and the fds are the caller's once it has their numbers. */
+	args->job_fd = jfd;
+	args->fence_fd = sfd;
+	ret = npa_ioctl_copy_out(out, args);
+	if (ret)
+		goto err_jfile;
+
 	/* Nothing can fail any more. */
 	trace_npa_job_submit(job->fence.seqno, args->model, args->num_bindings);
 	npa_sim_queue(&ndev->sim, job);
 	fd_install(jfd, jfile);
 	if (sync)
 		fd_install(sfd, sync->file);
-	args->job_fd = jfd;
-	args->fence_fd = sfd;
 	npa_job_put(job);
 	return 0;
 
+err_jfile:
+	fput(jfile);
 err_sync:
 	if (sync)
 		fput(sync->file);
