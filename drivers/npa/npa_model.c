@@ -8,6 +8,10 @@
  *
  * NPA_IOCTL_MODEL_CREATE copies a graph in, validates it, plans it and
  * stores the result in the calling file's model table under a new handle.
+ * The handle is reserved first and names the model only once it was copied
+ * to userspace (as drm_gem_handle_create_tail() does with its idr): until
+ * then no ioctl, debugfs or fdinfo sees the model, and a caller whose
+ * argument cannot be written gets -EFAULT and no model.
  * Handles are small integers local to the open file: another file cannot
  * name, read or destroy them.  NPA_IOCTL_MODEL_PLAN reads the placements
  * back and NPA_IOCTL_MODEL_DESTROY frees a model; closing the file frees
@@ -197,15 +201,17 @@ static int npa_model_copy_in(struct npa_model *m,
 }
 
 /**
- * npa_model_create() - validate and plan a graph; store it in @nfile
+ * npa_model_create() - validate and plan a graph; reserve a handle for it
  * @nfile: the owning file.
- * @model: a model whose @graph is set; on success @nfile owns it, on
- *	failure the caller still does.
+ * @model: a model whose @graph is set; the caller still owns it, and
+ *	publishes it with npa_model_publish() or gives the handle back with
+ *	npa_model_unreserve().
  * @flags: NPA_MODEL_* bits.
  * @budget: planner work budget, 0 for the default.
- * @report: out, may be NULL: the plan report, filled before the model is
- *	published (after that, another thread may destroy it).
- * @handle: out: the new handle.
+ *
+ * The handle, in @model->handle, is reserved in @nfile's model table but
+ * names nothing yet: lookups, MODEL_PLAN, MODEL_DESTROY and fdinfo do not
+ * see it until the model is published.
  *
  * Context: Process context; sleeps.  Takes @nfile->lock.
  * Return: 0, a validation errno (see npa_graph_validate()), -ENOSPC when
@@ -213,8 +219,7 @@ static int npa_model_copy_in(struct npa_model *m,
  * not fit in the carveout, or -ENOMEM.
  */
 int npa_model_create(struct npa_file *nfile, struct npa_model *model,
-		     u32 flags, u64 budget, struct npa_model_create *report,
-		     u32 *handle)
+		     u32 flags, u64 budget)
 {
 	struct device *dev = nfile->ndev->misc.this_device;
 	struct npa_graph_err err = { "graph", 0 };
@@ -246,27 +251,50 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 			return -ENOSPC;
 	}
 
-	if (report)
-		npa_model_report(model, report);
+	/* A NULL entry reserves the index; xa_load() reads it as empty. */
+	mutex_lock(&nfile->lock);
+	ret = xa_alloc(&nfile->models, &model->handle, NULL,
+		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL);
+	mutex_unlock(&nfile->lock);
+	return ret == -EBUSY ? -ENOSPC : ret;
+}
+
+/**
+ * npa_model_publish() - make a model reachable under its reserved handle
+ * @nfile: the owning file.
+ * @model: a model from npa_model_create(); @nfile owns it from here on.
+ *
+ * Context: Process context.  Takes @nfile->lock and the device's lock.
+ */
+static void npa_model_publish(struct npa_file *nfile, struct npa_model *model)
+{
+	void *old;
 
 	/* On the device list first: once in @models, a destroy may race. */
 	mutex_lock(&model->ndev->lock);
 	list_add_tail(&model->dev_node, &model->ndev->models);
 	mutex_unlock(&model->ndev->lock);
 
+	/* Fills the reserved slot: nothing to allocate, so it cannot fail. */
 	mutex_lock(&nfile->lock);
-	ret = xa_alloc(&nfile->models, &model->handle, model,
-		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL);
-	if (!ret)
-		*handle = model->handle;
+	old = xa_store(&nfile->models, model->handle, model, GFP_KERNEL);
 	mutex_unlock(&nfile->lock);
-	if (!ret)
-		return 0;
+	WARN_ON_ONCE(old);
+}
 
-	mutex_lock(&model->ndev->lock);
-	list_del(&model->dev_node);
-	mutex_unlock(&model->ndev->lock);
-	return ret == -EBUSY ? -ENOSPC : ret;
+/**
+ * npa_model_unreserve() - give back the handle of a model never published
+ * @nfile: the owning file.
+ * @model: a model from npa_model_create(); the caller still frees it.
+ *
+ * Context: Process context.  Takes @nfile->lock.
+ */
+static void npa_model_unreserve(struct npa_file *nfile,
+				struct npa_model *model)
+{
+	mutex_lock(&nfile->lock);
+	xa_erase(&nfile->models, model->handle);
+	mutex_unlock(&nfile->lock);
 }
 
 /**
@@ -299,7 +327,6 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 {
 	struct npa_model_create *args = data;
 	struct npa_model *model;
-	u32 handle;
 	int ret;
 
 	ret = npa_model_check_args(nfile->ndev, args);
@@ -312,13 +339,20 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 	ret = npa_model_copy_in(model, args);
 	if (ret)
 		goto err_free;
-	ret = npa_model_create(nfile, model, args->flags, args->budget, args,
-			       &handle);
+	ret = npa_model_create(nfile, model, args->flags, args->budget);
 	if (ret)
 		goto err_free;
-	args->handle = handle;
+
+	/* The handle names the model once the caller has it. */
+	npa_model_report(model, args);
+	ret = npa_ioctl_copy_out(out, args);
+	if (ret)
+		goto err_unreserve;
+	npa_model_publish(nfile, model);
 	return 0;
 
+err_unreserve:
+	npa_model_unreserve(nfile, model);
 err_free:
 	npa_model_free(model);
 	return ret;
@@ -384,7 +418,10 @@ int npa_ioctl_model_destroy(struct npa_file *nfile, void *data,
 	if (args->pad)
 		return -EINVAL;
 	mutex_lock(&nfile->lock);
-	model = xa_erase(&nfile->models, args->handle);
+	/* Not xa_erase() alone: it would drop a handle MODEL_CREATE reserved. */
+	model = xa_load(&nfile->models, args->handle);
+	if (model)
+		xa_erase(&nfile->models, args->handle);
 	mutex_unlock(&nfile->lock);
 	if (!model)
 		return -ENOENT;
