@@ -12,11 +12,18 @@
  * (missing fields read as zero) and newer userspace a longer one whose
  * unknown tail is zero.  Handlers work on a kernel copy and never touch user
  * memory for the main argument; the result is copied back, truncated to the
- * caller's size, only when the handler succeeded.  An argument that cannot
- * be written back fails with -EFAULT before the handler runs, so that a
- * handle or fd is never made for a caller who cannot receive it.  (A thread
- * that unmaps the argument while another is in the ioctl can still lose the
- * result; what was made is freed when the file or the fds are closed.)
+ * caller's size, only when the handler succeeded.
+ *
+ * The ioctls that hand out something userspace reaches by a number
+ * (MODEL_CREATE's handle, BUFFER_CREATE's dma-buf fd, JOB_SUBMIT's job and
+ * fence fds) copy their result out themselves, with npa_ioctl_copy_out(),
+ * after everything that can fail and before the number means anything:
+ * the fds are reserved but not installed, the handle reserved but empty,
+ * the job built but not queued.  Only when the copy succeeded do they
+ * fd_install(), store the model and queue the job; when it fails they
+ * undo everything and return -EFAULT.  So a caller whose argument cannot
+ * be written, or is unmapped by another thread while the ioctl runs, is
+ * left with nothing, and never with an object whose number it lacks.
  */
 
 #include <linux/kernel.h>
@@ -239,16 +246,6 @@ long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	ret = copy_struct_from_user(kdata, ksize, uarg, usize);
 	if (ret)
 		return ret;
-
-	/*
-	 * MODEL_CREATE, BUFFER_CREATE and JOB_SUBMIT make a handle, fds and
-	 * a job that userspace would never learn of if the result could not
-	 * be copied back: check that it can before running the handler, by
-	 * writing back the bytes just read.
-	 */
-	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, kdata, min(ksize, usize)))
-		return -EFAULT;
 
 	if (_IOC_DIR(cmd) & _IOC_READ)
 		out.size = min(ksize, usize);
