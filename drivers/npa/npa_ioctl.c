@@ -9,8 +9,9 @@
  * One table maps each ioctl number to its handler and the kernel's size of
  * its argument struct.  npa_ioctl() copies the argument in with
  * copy_struct_from_user(), so older userspace may pass a shorter struct
- * (missing fields read as zero) and newer userspace a longer one whose
- * unknown tail is zero.  Handlers work on a kernel copy and never touch user
+ * (missing fields read as zero) as long as it holds the handle or fds the
+ * ioctl returns, and newer userspace a longer one whose unknown tail is
+ * zero.  Handlers work on a kernel copy and never touch user
  * memory for the main argument; the result is copied back, truncated to the
  * caller's size, only when the handler succeeded.
  *
@@ -44,22 +45,42 @@
 typedef int npa_ioctl_fn(struct npa_file *nfile, void *data,
 			 struct npa_ioctl_out *out);
 
+/**
+ * struct npa_ioctl_desc - one ioctl
+ * @cmd: its number, with the kernel's struct size.
+ * @func: the handler.
+ * @name: for messages.
+ * @min_size: the shortest struct userspace may pass (-EINVAL below).
+ */
 struct npa_ioctl_desc {
 	unsigned int cmd;
 	npa_ioctl_fn *func;
 	const char *name;
+	size_t min_size;
 };
 
 #define NPA_IOCTL_DEF(_cmd, _func) \
 	[_IOC_NR(NPA_IOCTL_##_cmd)] = { NPA_IOCTL_##_cmd, _func, #_cmd }
 
+/*
+ * An ioctl that hands out a handle or fds: the struct must reach the last
+ * of them (@_field), or the caller would get an object whose number was cut
+ * off the copy-out.  Every version of these structs had these fields.
+ */
+#define NPA_IOCTL_DEF_OUT(_cmd, _func, _type, _field) \
+	[_IOC_NR(NPA_IOCTL_##_cmd)] = { NPA_IOCTL_##_cmd, _func, #_cmd, \
+					offsetofend(struct _type, _field) }
+
 static const struct npa_ioctl_desc npa_ioctls[] = {
 	NPA_IOCTL_DEF(QUERY, npa_ioctl_query),
-	NPA_IOCTL_DEF(MODEL_CREATE, npa_ioctl_model_create),
+	NPA_IOCTL_DEF_OUT(MODEL_CREATE, npa_ioctl_model_create,
+			  npa_model_create, handle),
 	NPA_IOCTL_DEF(MODEL_PLAN, npa_ioctl_model_plan),
 	NPA_IOCTL_DEF(MODEL_DESTROY, npa_ioctl_model_destroy),
-	NPA_IOCTL_DEF(BUFFER_CREATE, npa_ioctl_buffer_create),
-	NPA_IOCTL_DEF(JOB_SUBMIT, npa_ioctl_job_submit),
+	NPA_IOCTL_DEF_OUT(BUFFER_CREATE, npa_ioctl_buffer_create,
+			  npa_buffer_create, fd),
+	NPA_IOCTL_DEF_OUT(JOB_SUBMIT, npa_ioctl_job_submit,
+			  npa_job_submit, fence_fd),
 	NPA_IOCTL_DEF(JOB_WAIT, npa_ioctl_job_wait),
 	NPA_IOCTL_DEF(JOB_CANCEL, npa_ioctl_job_cancel),
 };
@@ -242,6 +263,8 @@ long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	usize = _IOC_SIZE(cmd);
 	if (WARN_ON_ONCE(ksize > sizeof(kdata)))
 		return -ENOTTY;
+	if (usize < desc->min_size)
+		return -EINVAL;
 
 	ret = copy_struct_from_user(kdata, ksize, uarg, usize);
 	if (ret)
