@@ -129,9 +129,10 @@ void npa_job_end(struct npa_job *job, u32 status)
 		dma_fence_set_error(&job->fence, status == NPA_JOB_TIMEOUT ?
 				    -ETIMEDOUT : status == NPA_JOB_FAULT ?
 				    -EFAULT : -ECANCELED);
+	/* Out of the count before a waiter can see the end and submit again. */
+	atomic_dec(&job->nfile->num_jobs);
 	dma_fence_signal(&job->fence);
 	wake_up_all(&job->wq);
-	atomic_dec(&job->nfile->num_jobs);
 	npa_job_put(job);
 }
 
