@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Allocation failures on every ioctl path: for each call, fail its first
- * allocation, then its second, and so on (/proc/thread-self/fail-nth)
- * until a run completes without reaching the injected failure.  Three
- * sweeps: slab allocations only (failslab), page allocations only
- * (fail_page_alloc down to order 0, including GFP_KERNEL and highmem/user
- * pages, with failslab filtered off) and both.  Every failed call must
- * return an error and leave the file's state, the carveout, the process's
- * fds and mappings exactly as before; a call that succeeds must have
- * worked; kmemleak (checked by the QEMU runner) must find nothing.  Runs
- * in QEMU on the test kernel; TAP out.
+ * Allocation and user copy failures on every ioctl path: for each call,
+ * fail its first allocation, then its second, and so on
+ * (/proc/thread-self/fail-nth) until a run completes without reaching the
+ * injected failure.  Four sweeps: slab allocations (failslab), page
+ * allocations (fail_page_alloc down to order 0, including GFP_KERNEL and
+ * highmem/user pages, with failslab filtered off), both, and neither.
+ * fail_usercopy has no filter that fail-nth obeys, so every sweep also
+ * fails each copy from and to user memory once, and the fourth fails only
+ * those.  Every failed call must return an error and leave the file's
+ * state, the carveout, the process's fds and mappings exactly as before; a
+ * call that succeeds must have worked; kmemleak (checked by the QEMU
+ * runner) must find nothing.  Runs in QEMU on the test kernel; TAP out.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +39,11 @@ static void arm(int n)
 		perror("fail-nth");
 }
 
-/* Disarm; true if the n-th allocation was reached (and failed). */
+/*
+ * Disarm; true if the n-th site was reached (and failed).  Reading and
+ * writing fail-nth copy to and from user memory, so they count too: with
+ * 1 left, the read is the failure, and with 2 the write that disarms.
+ */
 static int fired(void)
 {
 	char b[16] = "";
@@ -45,7 +52,8 @@ static int fired(void)
 	if (pread(nth_fd, b, sizeof(b) - 1, 0) < 0)
 		return 0;
 	left = atoi(b);
-	arm(0);
+	if (left && pwrite(nth_fd, "0", 1, 0) < 0 && errno != EFAULT)
+		perror("fail-nth");
 	return left == 0;
 }
 
@@ -197,11 +205,17 @@ static int do_job(struct ctx *c)
 	struct npa_binding b[2] = { { .fd = c->in }, { .fd = c->out } };
 	struct npa_job_wait w;
 	int fence = -1, job, ret;
+	struct pollfd p;
 
 	job = npa_job_submit(c->fd, c->model, b, 2, 0, &fence);
 	if (job < 0)
 		return job;
 	ret = npa_job_wait(c->fd, job, npa_now_ns() + 20000000000LL, &w);
+	if (ret) {
+		/* A failed wait: let the job end before the state is compared. */
+		p = (struct pollfd){ .fd = job, .events = POLLIN };
+		poll(&p, 1, 20000);
+	}
 	close(job);
 	close(fence);
 	return ret ? ret : w.status == NPA_JOB_DONE ? 0 : -EIO;
@@ -218,6 +232,7 @@ static const struct mode modes[] = {
 	{ "failslab", "N", "64" },
 	{ "fail_page_alloc", "Y", "0" },
 	{ "failslab+fail_page_alloc", "N", "0" },
+	{ "fail_usercopy", "Y", "64" },
 };
 
 static void set_mode(const struct mode *m)
@@ -229,6 +244,7 @@ static void set_mode(const struct mode *m)
 	knob("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
 	knob("/sys/kernel/debug/fail_page_alloc/verbose", "0");
 	knob("/sys/kernel/debug/fail_page_alloc/min-order", m->page_order);
+	knob("/sys/kernel/debug/fail_usercopy/verbose", "0");
 }
 
 static void sweep(const struct mode *m, struct ctx *c, const char *name,
@@ -261,7 +277,7 @@ static void sweep(const struct mode *m, struct ctx *c, const char *name,
 		}
 	}
 	tap_ok(n <= MAX_NTH && !changed && !bad_ret,
-	       "%s: %s: %d allocations failed one at a time, %d calls failed cleanly, %d changed state",
+	       "%s: %s: %d sites failed one at a time, %d calls failed cleanly, %d changed state",
 	       m->name, name, n - 1, failed, changed);
 }
 
