@@ -744,6 +744,26 @@ static void m_plan_room_max(struct req *r)
 
 static void m_wait_past(struct req *r) { r->a.jw.deadline_ns = -1; }
 
+/*
+ * A struct that ends just before the handle or fd the ioctl returns: it
+ * would make an object whose number the copy-out cuts off.
+ */
+static void m_cut_handle(struct req *r)
+{
+	resize(r, offsetof(struct npa_model_create, handle));
+}
+
+static void m_cut_fd(struct req *r)
+{
+	resize(r, offsetof(struct npa_buffer_create, fd));
+}
+
+static void m_cut_fence_fd(struct req *r)
+{
+	r->a.js.flags = NPA_JOB_FENCE;
+	resize(r, offsetof(struct npa_job_submit, fence_fd));
+}
+
 typedef struct npa_query q_t;
 typedef struct npa_model_create mc_t;
 typedef struct npa_model_plan mp_t;
@@ -855,6 +875,7 @@ static const struct row rows[] = {
 	A(MC, mc_t, reserved, U32_MAX, -EINVAL),
 	MS(MC, "a 65th model on the file", NULL, setup_64_models, teardown_models, -ENOSPC),
 	M(MC, "PRIVATE_ARENA with a 128 MiB arena, larger than the carveout", m_private_too_big, -ENOSPC),
+	M(MC, "struct size 72, ending before handle", m_cut_handle, -EINVAL),
 
 	/* MODEL_CREATE: tensors[] (t0 input, t1, t2 = t1 in place, t3 output). */
 	T(0, size, 1, -EMSGSIZE),
@@ -1004,6 +1025,7 @@ static const struct row rows[] = {
 	A(BC, bc_t, flags, U32_MAX, -EINVAL),
 	A(BC, bc_t, reserved, 1, -EINVAL),
 	A(BC, bc_t, reserved, U64_MAX, -EINVAL),
+	M(BC, "struct size 12, ending before fd", m_cut_fd, -EINVAL),
 
 	/* JOB_SUBMIT */
 	A(JS, js_t, model, 0, -ENOENT),
@@ -1046,6 +1068,7 @@ static const struct row rows[] = {
 	B(1, offset, 4096, -ERANGE),
 	B(0, offset, 1ULL << 63, -ERANGE),
 	B(1, offset, U64_MAX, -ERANGE),
+	M(JS, "flags = FENCE, struct size 36, ending before fence_fd", m_cut_fence_fd, -EINVAL),
 
 	/* JOB_WAIT (on an ended job) */
 	AX(JW, jw_t, job_fd, FD_NEG, -EBADF),
