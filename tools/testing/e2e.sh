@@ -23,6 +23,8 @@ fail=$((fail + $?))
 fail=$((fail + $?))
 ./npa_failslab
 fail=$((fail + $?))
+./npa_copyout
+fail=$((fail + $?))
 ./npa_load 300
 fail=$((fail + $?))
 t "debugfs carveout map lists the buffers' owners" sh -c 'grep -q "carveout" /sys/kernel/debug/npa0/carveout'
