@@ -12,37 +12,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok() {
-	echo "ok - $1"
-}
-
-notok() {
-	echo "not ok - $1"
-	failed=$((failed + 1))
-}
-
-# todo DESCRIPTION REASON: a known failure, reported but not counted.
-todo() {
-	echo "not ok - $1 # TODO $2"
-}
-
-skip() {
-	echo "ok - $1 # SKIP $2"
-}
-
-# check DESCRIPTION COMMAND...: one TAP line for one command.
-check() {
-	local desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>"$tmp/err"; then
-		ok "$desc"
-	else
-		notok "$desc"
-		sed 's/^/# /' "$tmp/out" "$tmp/err" | head -20
-	fi
-}
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$here/tests/tap.sh"
 
 # jf FILE KEY: a value from npactl's JSON output (true/false in lower case).
 jf() {

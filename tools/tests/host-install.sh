@@ -7,17 +7,14 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-t() {
-	local desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then echo "ok - $desc"; else
-		echo "not ok - $desc"; sed 's/^/#   /' "$tmp/out"; fi
-}
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$root/tools/tests/tap.sh"
+
 p=$tmp/usr
-t "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
+check "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
 for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.0 \
 	 lib/pkgconfig/libnpa.pc include/libnpa.h include/linux/npa.h; do
-	t "installed $f" test -e "$p/$f"
+	check "installed $f" test -e "$p/$f"
 done
 cat > "$tmp/app.c" <<'APP'
 #include <stdio.h>
@@ -33,16 +30,17 @@ int main(void)
 }
 APP
 export PKG_CONFIG_PATH=$p/lib/pkgconfig
-t "pkg-config finds libnpa" pkg-config --exists libnpa
-t "an application builds against the installed libnpa (shared)" sh -c \
+check "pkg-config finds libnpa" pkg-config --exists libnpa
+check "an application builds against the installed libnpa (shared)" sh -c \
 	"cc -o '$tmp/app' '$tmp/app.c' \$(pkg-config --cflags --libs libnpa)"
-t "it links libnpa.so.0 and runs" sh -c \
+check "it links libnpa.so.0 and runs" sh -c \
 	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.0' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
-t "an application builds against the installed libnpa (static)" sh -c \
+check "an application builds against the installed libnpa (static)" sh -c \
 	"cc -o '$tmp/app-static' '$tmp/app.c' \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/app-static' | grep -q libnpa && '$tmp/app-static'"
-t "make install DESTDIR=... PREFIX=/usr" \
+check "make install DESTDIR=... PREFIX=/usr" \
 	make -s -C "$root" install DESTDIR="$tmp/dest" PREFIX=/usr
-t "DESTDIR: the pkg-config file names PREFIX, not DESTDIR" \
+check "DESTDIR: the pkg-config file names PREFIX, not DESTDIR" \
 	grep -qx 'libdir=/usr/lib' "$tmp/dest/usr/lib/pkgconfig/libnpa.pc"
-t "make uninstall removes what install put there" sh -c \
+check "make uninstall removes what install put there" sh -c \
 	"make -s -C '$root' uninstall PREFIX='$p' && ! find '$p' -type f -o -type l | grep ."
+[ "$failed" = 0 ]

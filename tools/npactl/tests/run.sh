@@ -9,30 +9,9 @@ set -uo pipefail
 bench=${NPA_BENCH_DIR:-../../shared/benchmarks}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-notok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-
-# check DESCRIPTION COMMAND...: one TAP line for one command.
-check() {
-	local desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>"$tmp/err"; then
-		ok "$desc"
-	else
-		notok "$desc"
-		sed 's/^/# /' "$tmp/out" "$tmp/err" | head -20
-	fi
-}
+# shellcheck source=SCRIPTDIR/../../tests/tap.sh
+. "$(dirname "$0")/../../tests/tap.sh"
+tap_numbered=1
 
 # json_field FILE KEY: a scalar from npactl's one-line JSON output.
 json_field() {
@@ -172,5 +151,5 @@ budget_det() {
 }
 check "npactl plan: same input and budget give the same plan" budget_det
 
-echo "1..$n"
+echo "1..$tap_n"
 [ $failed = 0 ]
