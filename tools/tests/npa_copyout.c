@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "failnth.h"
 #include "procstate.h"
 #include "tap.h"
 #include "testgraph.h"
@@ -129,46 +130,6 @@ static void state_diff(const struct state *a, const struct state *b, long jobs,
 }
 
 /* ------------------------------------------------------------ fail-nth */
-
-static void knob(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, val, strlen(val)) < 0)
-		perror(path);
-	if (fd >= 0)
-		close(fd);
-}
-
-static void arm(int n)
-{
-	char b[16];
-	int l = snprintf(b, sizeof(b), "%d", n);
-
-	if (pwrite(env.nth, b, l, 0) != l)
-		perror("fail-nth");
-}
-
-/*
- * Disarm; return how many sites were still to go, 0 if the armed one was
- * reached (and failed).  Reading and writing fail-nth copy to and from
- * user memory, so they count too: with 1 left, the read is the failure.
- */
-static int disarm(void)
-{
-	char b[16] = "";
-	int left;
-
-	if (pread(env.nth, b, sizeof(b) - 1, 0) < 0)
-		return 1;
-	left = atoi(b);
-	if (left) {
-		/* Its own copy may be the last site; disarmed either way. */
-		if (pwrite(env.nth, "0", 1, 0) < 0 && errno != EFAULT)
-			perror("fail-nth");
-	}
-	return left;
-}
 
 /* ------------------------------------------------------------ paths */
 
@@ -279,9 +240,9 @@ static void test_copy_out(const struct path *p)
 
 	/* A call without failures, and the user copies it makes. */
 	p->fill(&a);
-	arm(ARMED);
+	fail_nth_arm(env.nth, ARMED);
 	ret = call(p, &a);
-	sites = ARMED - disarm();
+	sites = ARMED - fail_nth_left(env.nth);
 	if (ret) {
 		tap_ok(0, "copy-out: %s: a call without failures returned %d", p->name, ret);
 		return;
@@ -293,9 +254,9 @@ static void test_copy_out(const struct path *p)
 	/* The same call with the last of them, the result's, failed. */
 	p->fill(&a);
 	snapshot(&before);
-	arm(sites);
+	fail_nth_arm(env.nth, sites);
 	ret = call(p, &a);
-	fired = !disarm();
+	fired = !fail_nth_left(env.nth);
 	if (!ret)
 		p->undo(&a);
 	snapshot(&after);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "failnth.h"
 #include "procstate.h"
 #include "tap.h"
 #include "testgraph.h"
@@ -29,43 +30,6 @@
 #define MAX_NTH 3000
 
 static int nth_fd;
-
-static void arm(int n)
-{
-	char b[16];
-	int l = snprintf(b, sizeof(b), "%d", n);
-
-	if (pwrite(nth_fd, b, l, 0) != l)
-		perror("fail-nth");
-}
-
-/*
- * Disarm; true if the n-th site was reached (and failed).  Reading and
- * writing fail-nth copy to and from user memory, so they count too: with
- * 1 left, the read is the failure, and with 2 the write that disarms.
- */
-static int fired(void)
-{
-	char b[16] = "";
-	int left;
-
-	if (pread(nth_fd, b, sizeof(b) - 1, 0) < 0)
-		return 0;
-	left = atoi(b);
-	if (left && pwrite(nth_fd, "0", 1, 0) < 0 && errno != EFAULT)
-		perror("fail-nth");
-	return left == 0;
-}
-
-static void knob(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, val, strlen(val)) < 0)
-		perror(path);
-	if (fd >= 0)
-		close(fd);
-}
 
 /* What a failed call must not change. */
 struct state {
@@ -255,9 +219,9 @@ static void sweep(const struct mode *m, struct ctx *c, const char *name,
 
 	for (n = 1; n <= MAX_NTH; n++) {
 		snapshot(c->fd, &before);
-		arm(n);
+		fail_nth_arm(nth_fd, n);
 		ret = fn(c);
-		if (!fired()) {
+		if (fail_nth_left(nth_fd)) {
 			if (ret)
 				bad_ret++;	/* failed without an injected failure */
 			break;
