@@ -81,17 +81,8 @@ static long read_long(const char *path)
 
 static void snapshot(struct state *s)
 {
-	char path[64], line[128];
-	FILE *f;
-
 	memset(s, 0, sizeof(*s));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", env.fd);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "npa-", 4))
-			strncat(s->fdinfo, line, sizeof(s->fdinfo) - strlen(s->fdinfo) - 1);
-	if (f)
-		fclose(f);
+	read_fdinfo(env.fd, "npa-", s->fdinfo, sizeof(s->fdinfo));
 	s->carveout_used = read_long(SYSFS "carveout_used");
 	s->jobs_done = read_long(SYSFS "jobs_done");
 	s->jobs_failed = read_long(SYSFS "jobs_failed");

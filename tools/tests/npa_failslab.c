@@ -40,17 +40,10 @@ struct state {
 
 static void snapshot(int fd, struct state *s)
 {
-	char path[64], line[128];
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "npa-", 4))
-			strncat(s->fdinfo, line, sizeof(s->fdinfo) - strlen(s->fdinfo) - 1);
-	if (f)
-		fclose(f);
+	read_fdinfo(fd, "npa-", s->fdinfo, sizeof(s->fdinfo));
 	f = fopen("/sys/bus/platform/devices/npa-sim/carveout_used", "r");
 	if (f) {
 		if (fscanf(f, "%ld", &s->carveout_used) != 1)

@@ -167,19 +167,6 @@ struct state {
 	int models_lines, carveout_lines, nfds;
 };
 
-static void read_file(const char *path, const char *prefix, char *out,
-		      size_t size)
-{
-	char line[256];
-	FILE *f = fopen(path, "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!prefix || !strncmp(line, prefix, strlen(prefix)))
-			strncat(out, line, size - strlen(out) - 1);
-	if (f)
-		fclose(f);
-}
-
 static void snapshot(struct state *s)
 {
 	static const char *const attrs[] = {
@@ -189,13 +176,11 @@ static void snapshot(struct state *s)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", env.fd);
-	read_file(path, "npa-", s->fdinfo[0], sizeof(s->fdinfo[0]));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", env.fd2);
-	read_file(path, "npa-", s->fdinfo[1], sizeof(s->fdinfo[1]));
+	read_fdinfo(env.fd, "npa-", s->fdinfo[0], sizeof(s->fdinfo[0]));
+	read_fdinfo(env.fd2, "npa-", s->fdinfo[1], sizeof(s->fdinfo[1]));
 	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		snprintf(path, sizeof(path), SYSFS "%s", attrs[i]);
-		read_file(path, NULL, s->sysfs, sizeof(s->sysfs));
+		read_lines(path, NULL, s->sysfs, sizeof(s->sysfs));
 	}
 	s->models_lines = count_lines(DBG "models");
 	s->carveout_lines = count_lines(DBG "carveout");
@@ -666,10 +651,9 @@ static void teardown_models(struct req *r)
 
 static int fdinfo_value(int fd, const char *key)
 {
-	char path[64], buf[512] = "", *p;
+	char buf[512] = "", *p;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	read_file(path, key, buf, sizeof(buf));
+	read_fdinfo(fd, key, buf, sizeof(buf));
 	p = strchr(buf, ':');
 	return p ? atoi(p + 1) : -1;
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Process state the QEMU tests compare before and after a failed call:
- * open fds and the lines of a /proc or debugfs file.
+ * open fds, a file's npa lines in fdinfo and the lines of a /proc or
+ * debugfs file.
  */
 #ifndef NPA_PROCSTATE_H
 #define NPA_PROCSTATE_H
 
 #include <dirent.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Lines in @path (a mapping count for /proc/self/maps), -1 if unreadable. */
 static inline int count_lines(const char *path)
@@ -34,6 +36,41 @@ static inline int count_fds(void)
 	if (d)
 		closedir(d);
 	return n;
+}
+
+/*
+ * Append to @out (a string in @size > 0 bytes) the lines of @path that start
+ * with @prefix, or all of them for a NULL @prefix; nothing if unreadable.
+ */
+static inline void read_lines(const char *path, const char *prefix,
+			      char *out, size_t size)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t len = strlen(out), n = strlen(line);
+
+		if (prefix && strncmp(line, prefix, strlen(prefix)))
+			continue;
+		/* Cut to what fits: the snapshots are only compared. */
+		if (n > size - len - 1)
+			n = size - len - 1;
+		memcpy(out + len, line, n);
+		out[len + n] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Append the fdinfo lines of this process's @fd that start with @prefix. */
+static inline void read_fdinfo(int fd, const char *prefix, char *out,
+			       size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	read_lines(path, prefix, out, size);
 }
 
 #endif
