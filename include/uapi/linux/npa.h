@@ -5,9 +5,12 @@
  * Every ioctl takes one struct, sized by the ioctl number.  Structs only grow
  * at their end: the kernel accepts a shorter struct from older userspace
  * (missing fields read as zero) and a longer one from newer userspace as long
- * as the bytes it does not know are zero.  Every flag word has a mask of the
- * valid bits and every reserved or padding field must be zero, otherwise the
- * ioctl fails with -EINVAL.  Unknown ioctls fail with -ENOTTY.
+ * as the bytes it does not know are zero.  A struct that returns a handle or
+ * fds (MODEL_CREATE, BUFFER_CREATE, JOB_SUBMIT) must reach the last of them,
+ * else -EINVAL; if the result cannot be copied back (-EFAULT), nothing was
+ * created.  Every flag word has a mask of the valid bits and every reserved
+ * or padding field must be zero, otherwise the ioctl fails with -EINVAL.
+ * Unknown ioctls fail with -ENOTTY.
  */
 #ifndef _UAPI_LINUX_NPA_H
 #define _UAPI_LINUX_NPA_H
