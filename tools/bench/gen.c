@@ -99,6 +99,16 @@ struct live {
 	bool ends;
 };
 
+/* Buffer @b is the live rectangle @l, ended at step @hi. */
+static void live_to_buf(struct npa_plan_buf *b, const struct live *l, u32 hi)
+{
+	memset(b, 0, sizeof(*b));
+	b->size = l->size;
+	b->lo = l->t0;
+	b->hi = hi;
+	b->offset = l->off;
+}
+
 static int live_by_off(const void *a, const void *b)
 {
 	const struct live *x = a, *y = b;
@@ -147,13 +157,7 @@ u32 npa_gen_sweep(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 			}
 			lo = l[i].off;
 			for (j = i; j < nlive && l[j].ends; j++) {
-				b[cnt].size = l[j].size;
-				b[cnt].align = 0;
-				b[cnt].flags = 0;
-				b[cnt].lo = l[j].t0;
-				b[cnt].hi = t;
-				b[cnt].offset = l[j].off;
-				cnt++;
+				live_to_buf(&b[cnt++], &l[j], t);
 				ends++;
 			}
 			hi = l[j - 1].off + l[j - 1].size;
@@ -177,15 +181,8 @@ u32 npa_gen_sweep(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		nlive = nn;
 		qsort(l, nlive, sizeof(*l), live_by_off);
 	}
-	for (i = 0; i < nlive; i++) {
-		b[cnt].size = l[i].size;
-		b[cnt].align = 0;
-		b[cnt].flags = 0;
-		b[cnt].lo = l[i].t0;
-		b[cnt].hi = steps;
-		b[cnt].offset = l[i].off;
-		cnt++;
-	}
+	for (i = 0; i < nlive; i++)
+		live_to_buf(&b[cnt++], &l[i], steps);
 	free(l);
 	free(nl);
 	/* Shuffle so that input order tells nothing. */
