@@ -2389,7 +2389,10 @@ static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
  * trees). First at the lower bound; then, if that fails, a bisection of
  * the cap between the lower bound and the best peak. Tightly packed
  * instances, where this is the search that works, get most of the
- * remaining budget; others a quarter.
+ * remaining budget, all of it at the lower bound: with any slack the
+ * search prunes little: on 60 strips of 1000 rects the bisection found
+ * one plan (12% over) where its share, given to the bound, solved 4
+ * more. Others get a quarter, three quarters of it at the bound.
  */
 static void npa_run_exact(struct npa_ctx *c, bool tight)
 {
@@ -2403,7 +2406,8 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
 		return;
 	share = tight ? left - left / 8 : left / 4;
 	stop = c->work + share;
-	if (npa_exact_at(c, c->lb, c->work + share - share / 4, &proof) || proof)
+	if (npa_exact_at(c, c->lb, tight ? stop : stop - share / 4, &proof) ||
+	    proof)
 		return;
 	lo = c->lb;
 	while (c->work < stop && !c->out_of_time && c->best_peak - lo > 1) {
