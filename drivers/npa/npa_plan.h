@@ -61,7 +61,10 @@ struct npa_plan_params {
  * @NPA_PLAN_ALGO_ORDER: first fit (lowest address) in a metric order
  * @NPA_PLAN_ALGO_SUPPRESS: peak suppression (risk classes, regrouping)
  * @NPA_PLAN_ALGO_SEARCH: randomized local search over placement orders
- * @NPA_PLAN_ALGO_EXACT: exhaustive search that proved the lower bound
+ * @NPA_PLAN_ALGO_EXACT: the exact search, at the lower bound or at a cap
+ *	above it that it bisected down to
+ * @NPA_PLAN_ALGO_COMPLETE: the exact search's deepest partial plan at the
+ *	lower bound, completed by the same search under a cap a little above
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -71,6 +74,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_SUPPRESS,
 	NPA_PLAN_ALGO_SEARCH,
 	NPA_PLAN_ALGO_EXACT,
+	NPA_PLAN_ALGO_COMPLETE,
 	NPA_PLAN_ALGO_COUNT,
 };
 
