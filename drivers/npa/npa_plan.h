@@ -65,6 +65,8 @@ struct npa_plan_params {
  *	above it that it bisected down to
  * @NPA_PLAN_ALGO_COMPLETE: the exact search's deepest partial plan at the
  *	lower bound, completed by the same search under a cap a little above
+ * @NPA_PLAN_ALGO_SKYLINE: a greedy skyline pass (lowest valley first) under
+ *	a cap, from nothing or from the exact search's deepest partial plan
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -75,6 +77,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_SEARCH,
 	NPA_PLAN_ALGO_EXACT,
 	NPA_PLAN_ALGO_COMPLETE,
+	NPA_PLAN_ALGO_SKYLINE,
 	NPA_PLAN_ALGO_COUNT,
 };
 
