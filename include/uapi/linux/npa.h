@@ -94,14 +94,17 @@ enum npa_dtype {
 	NPA_DTYPE_COUNT,
 };
 
-/* &npa_tensor_desc.flags */
-/* A model input: bound to a user buffer at submit, not in the arena. */
+/*
+ * &npa_tensor_desc.flags.  A tensor with any of the four is not in the
+ * arena: every NPA_IOCTL_JOB_SUBMIT binds it to a user buffer.
+ */
+/* A model input. */
 #define NPA_TENSOR_INPUT	(1U << 0)
-/* A model output: bound to a user buffer at submit, not in the arena. */
+/* A model output. */
 #define NPA_TENSOR_OUTPUT	(1U << 1)
-/* Constant data (weights): kept with the model, never written. */
+/* Constant data (weights): no op may write it. */
 #define NPA_TENSOR_CONST	(1U << 2)
-/* Keeps its contents from one job to the next (state): own place. */
+/* State: kept from one job to the next in the buffer it is bound to. */
 #define NPA_TENSOR_PERSISTENT	(1U << 3)
 #define NPA_TENSOR_FLAGS_ALL	(0xfU)
 
