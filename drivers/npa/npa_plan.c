@@ -2502,6 +2502,12 @@ static void npa_run_exact(struct npa_ctx *c, bool tight)
 	}
 }
 
+/* The lower bound plus @permille thousandths of it: a cap above it. */
+static u64 npa_lb_permille(const struct npa_ctx *c, u32 permille)
+{
+	return npa_sat_add(c->lb, div64_u64(c->lb, 1000) * permille);
+}
+
 /*
  * When the exact search found no plan at the lower bound of a tight
  * instance, complete the deepest partial plan it reached (it has no
@@ -2522,8 +2528,7 @@ static void npa_run_complete(struct npa_ctx *c)
 	if (!c->deep_n || c->best_peak <= c->lb)
 		return;
 	for (k = 0; k < ARRAY_SIZE(permille); k++) {
-		u64 cap = npa_sat_add(c->lb,
-				      div64_u64(c->lb, 1000) * permille[k]);
+		u64 cap = npa_lb_permille(c, permille[k]);
 		u32 round;
 
 		if (cap >= c->best_peak)
@@ -2655,8 +2660,7 @@ static void npa_run_skyline(struct npa_ctx *c)
 	if (!c->sky || c->best_peak <= c->lb)
 		return;
 	for (k = 0; k < ARRAY_SIZE(permille); k++) {
-		u64 cap = npa_sat_add(c->lb,
-				      div64_u64(c->lb, 1000) * permille[k]);
+		u64 cap = npa_lb_permille(c, permille[k]);
 
 		for (pass = 0; pass < (c->deep_n ? 2 : 1); pass++) {
 			if (cap >= c->best_peak || !npa_can_spend(c, 4 * c->m))
