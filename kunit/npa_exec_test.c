@@ -574,6 +574,107 @@ static void npa_exec_test_short_operand(struct kunit *test)
 }
 
 /**
+ * struct npa_exec_heavy - an operator with several stop hook periods of work
+ * @desc: what it is.
+ * @op: the operator.
+ * @nin: inputs.
+ * @t: input descriptors, then the output's.
+ * @scratch: bytes of scratch[0], or 0 for none.
+ */
+struct npa_exec_heavy {
+	const char *desc;
+	struct npa_op_desc op;
+	u32 nin;
+	struct npa_tensor_desc t[4];
+	u64 scratch;
+};
+
+static const struct npa_exec_heavy npa_exec_heavies[] = {
+	{ "maxpool 64x64 window over 64x64",
+	  { .kind = NPA_OP_MAXPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
+	  { ACT(1, 64, 64), ACT(1, 65, 65) } },
+	{ "avgpool 64x64 window over 64x64",
+	  { .kind = NPA_OP_AVGPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
+	  { ACT(1, 64, 64), ACT(1, 65, 65) } },
+	{ "conv 9x9, direct",
+	  { .kind = NPA_OP_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
+	  { ACT(4, 32, 32), W8(4, 4, 9, 9), B32(4), ACT(4, 32, 32) } },
+	{ "conv 9x9, im2col tiles",
+	  { .kind = NPA_OP_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
+	  { ACT(4, 32, 32), W8(4, 4, 9, 9), B32(4), ACT(4, 32, 32) },
+	  4 * 81 * 256 },
+	{ "conv 1x1, 64 channels",
+	  { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) }, 2,
+	  { ACT(64, 32, 32), W8(64, 64, 1, 1), ACT(64, 32, 32) } },
+	{ "fc 512 to 1024", { .kind = NPA_OP_FC }, 2,
+	  { ACT(512, 1, 1), { .dims = { 1024, 512 }, .dtype = NPA_DTYPE_INT8 },
+	    ACT(1024, 1, 1) } },
+};
+
+static void npa_exec_heavy_desc(const struct npa_exec_heavy *h, char *desc)
+{
+	strscpy(desc, h->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_exec_heavy, npa_exec_heavies, npa_exec_heavy_desc);
+
+/* A stop hook that counts its calls and stops at call @stop_at. */
+struct npa_exec_stopper {
+	u32 calls;
+	u32 stop_at;
+};
+
+static bool npa_exec_test_stop(void *priv)
+{
+	struct npa_exec_stopper *s = priv;
+
+	return ++s->calls == s->stop_at;
+}
+
+/*
+ * A stop hook is asked part way through one long operator: stopping at
+ * its first call ends the operator there with -ECANCELED; a hook that
+ * never stops changes nothing in the result.
+ */
+static void npa_exec_test_stop_hook(struct kunit *test)
+{
+	const struct npa_exec_heavy *h = test->param_value;
+	struct npa_exec_stopper st = { .stop_at = 1 };
+	struct npa_exec_stop stop = { npa_exec_test_stop, &st };
+	struct npa_exec_operand in[3], out, ref, sc = { 0 };
+	u64 n = npa_desc_bytes(&h->t[h->nin]), k;
+	u32 i;
+
+	for (i = 0; i < h->nin; i++) {
+		u64 bytes = npa_desc_bytes(&h->t[i]);
+		u8 *p = npa_buf(test, bytes, 0);
+
+		for (k = 0; k < bytes; k++)
+			p[k] = (k * 37 + i * 11) & 0xff;
+		in[i] = (struct npa_exec_operand){ p, bytes, &h->t[i] };
+	}
+	out = (struct npa_exec_operand){ npa_buf(test, n, 0), n, &h->t[h->nin] };
+	ref = (struct npa_exec_operand){ npa_buf(test, n, 0), n, &h->t[h->nin] };
+	if (h->scratch)
+		sc = (struct npa_exec_operand){ npa_buf(test, h->scratch, 0),
+						h->scratch, NULL };
+
+	KUNIT_EXPECT_EQ(test, npa_exec_run(&h->op, in, h->nin, &out, 1, &sc,
+					   h->scratch ? 1 : 0, &stop),
+			-ECANCELED);
+	KUNIT_EXPECT_EQ(test, st.calls, 1);
+
+	st = (struct npa_exec_stopper){ .stop_at = 0 };
+	KUNIT_ASSERT_EQ(test, npa_exec_run(&h->op, in, h->nin, &out, 1, &sc,
+					   h->scratch ? 1 : 0, &stop), 0);
+	KUNIT_EXPECT_GT(test, st.calls, 1);
+	KUNIT_ASSERT_EQ(test, npa_exec_op(&h->op, in, h->nin, &ref, 1, &sc,
+					  h->scratch ? 1 : 0), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out.ptr, ref.ptr, n), 0);
+	assert_guards(test, out.ptr, n, "output");
+}
+
+/**
  * struct npa_exec_bad - an operator npa_exec_check() must refuse
  * @desc: what is wrong.
  * @op: the operator.
@@ -759,6 +860,7 @@ static struct kunit_case npa_exec_test_cases[] = {
 	KUNIT_CASE(npa_exec_test_split_alias),
 	KUNIT_CASE(npa_exec_test_reshape_alias),
 	KUNIT_CASE(npa_exec_test_short_operand),
+	KUNIT_CASE_PARAM(npa_exec_test_stop_hook, npa_exec_heavy_gen_params),
 	KUNIT_CASE_PARAM(npa_exec_test_check, npa_exec_bad_gen_params),
 	KUNIT_CASE(npa_exec_test_check_ok),
 	{}

@@ -27,6 +27,13 @@
  * in tiles of as many output pixels as fit, and reads it back from there,
  * so that scratch which overlaps a live tensor gives wrong results instead
  * of going unnoticed.
+ *
+ * One operator can do a great deal of work (a pooling window as large as
+ * its input costs the input's size squared), so npa_exec_run() counts it
+ * as it goes and asks its caller's stop hook, about every
+ * %NPA_EXEC_STOP_WORK multiply-adds, whether to give up: the simulated NPU
+ * uses this to end a job at its timeout or on a cancel part way through an
+ * operator.
  */
 
 #include <linux/errno.h>
@@ -51,6 +58,13 @@ struct npa_exec_shape {
 	u64 n;
 };
 
+/* Work done since the stop hook was last asked, and its answer. */
+struct npa_exec_meter {
+	const struct npa_exec_stop *stop;
+	u64 work;
+	bool stopped;
+};
+
 /**
  * struct npa_exec_args - an op's checked shapes and parameters
  * @x: first input (activations).
@@ -73,6 +87,7 @@ struct npa_exec_shape {
  * @sample: ADD/MUL: step in @x and @y.
  * @act: enum npa_act.
  * @bias: the op has a bias input.
+ * @meter: counts the work of a running op; NULL when only checking it.
  */
 struct npa_exec_args {
 	struct npa_exec_shape x, b, y;
@@ -81,6 +96,7 @@ struct npa_exec_args {
 	u64 k, outs;
 	u32 stride, sample, act;
 	bool bias;
+	struct npa_exec_meter *meter;
 };
 
 static const u8 npa_exec_elem[NPA_DTYPE_COUNT] = {
@@ -544,6 +560,25 @@ static s64 npa_exec_bias(const void *bias, u64 i)
 	return v;
 }
 
+/*
+ * Count @work units (multiply-adds, taps or bytes) done; every
+ * %NPA_EXEC_STOP_WORK of them, yield and ask the stop hook.  True once the
+ * op must stop.
+ */
+static bool npa_exec_tick(const struct npa_exec_args *a, u64 work)
+{
+	struct npa_exec_meter *m = a->meter;
+
+	m->work += work;
+	if (m->work < NPA_EXEC_STOP_WORK)
+		return m->stopped;
+	m->work = 0;
+	cond_resched();
+	if (m->stop && m->stop->stop(m->stop->priv))
+		m->stopped = true;
+	return m->stopped;
+}
+
 /* Sum of @w[i] * @x[i * @step] for i in [0, @n). */
 static s64 npa_exec_dot(const s8 *w, const s8 *x, u64 step, u64 n)
 {
@@ -648,43 +683,51 @@ static void npa_exec_patch(const struct npa_exec_args *a, const s8 *x,
  * patches, a->k bytes each in the weights' order (ci, ky, kx) with zeros
  * for the padding, are written to @col; then read back.
  */
-static void npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
-			  const s8 *wt, const void *bias, u32 g, u64 p0, u64 n,
-			  s8 *col, s8 *y)
+static int npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
+			 const s8 *wt, const void *bias, u32 g, u64 p0, u64 n,
+			 s8 *col, s8 *y)
 {
 	u64 p;
 
 	for (p = 0; p < n; p++) {
 		npa_exec_patch(a, x, g, (p0 + p) / a->y.w, (p0 + p) % a->y.w,
 			       col + p * a->k);
+		if (npa_exec_tick(a, a->k))
+			return -ECANCELED;
 		if (!((p + 1) % a->y.w))
 			cond_resched();
 	}
 	for (p = 0; p < n; p++) {
 		npa_exec_pixel(a, wt, bias, g, col + p * a->k, 1, y, p0 + p);
+		if (npa_exec_tick(a, a->cog * a->k))
+			return -ECANCELED;
 		if (!((p + 1) % a->y.w))
 			cond_resched();
 	}
+	return 0;
 }
 
 /* A 1x1 kernel, stride 1, no padding: the taps are a column of @x. */
-static void npa_exec_conv1x1(const struct npa_exec_args *a, const s8 *x,
-			     const s8 *wt, const void *bias, u32 g, s8 *y)
+static int npa_exec_conv1x1(const struct npa_exec_args *a, const s8 *x,
+			    const s8 *wt, const void *bias, u32 g, s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w, p;
 	const s8 *xg = x + (u64)g * a->cg * plane;
 
 	for (p = 0; p < plane; p++) {
 		npa_exec_pixel(a, wt, bias, g, xg + p, plane, y, p);
+		if (npa_exec_tick(a, (u64)a->cog * a->cg))
+			return -ECANCELED;
 		if (!((p + 1) % a->y.w))
 			cond_resched();
 	}
+	return 0;
 }
 
 /* Output row @oy of group @g, straight from the input. */
-static void npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
-			      const s8 *wt, const void *bias, u32 g, u32 oy,
-			      s8 *y)
+static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
+			     const s8 *wt, const void *bias, u32 g, u32 oy,
+			     s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w, oplane = (u64)a->y.h * a->y.w;
 	u32 ox, j, co, ci, ky, kx, ky0, ky1, kx0, kx1;
@@ -713,16 +756,21 @@ static void npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
 			y[co * oplane + (u64)oy * a->y.w + ox] =
 				npa_exec_requant(acc, a->shift);
 		}
+		if (npa_exec_tick(a, (u64)a->cog * a->cg * (ky1 - ky0) *
+				  (kx1 - kx0) + 1))
+			return -ECANCELED;
 	}
+	return 0;
 }
 
 /* CONV2D, DWCONV2D; @col is scratch[0] (or NULL) of @col_size bytes. */
-static void npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
-			  const s8 *wt, const void *bias, s8 *y, s8 *col,
-			  u64 col_size)
+static int npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
+			 const s8 *wt, const void *bias, s8 *y, s8 *col,
+			 u64 col_size)
 {
 	u64 pixels = (u64)a->y.h * a->y.w, tile = 0, p, n;
 	u32 g, oy;
+	int ret;
 
 	if ((a->kh * a->kw > 1 || a->sh > 1 || a->sw > 1) && col)
 		tile = min(col_size / a->k, pixels);
@@ -730,21 +778,28 @@ static void npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
 	for (g = 0; g < a->groups; g++) {
 		if (a->k == a->cg && a->sh == 1 && a->sw == 1 && !a->pt &&
 		    !a->pl && a->y.h == a->x.h && a->y.w == a->x.w) {
-			npa_exec_conv1x1(a, x, wt, bias, g, y);
+			ret = npa_exec_conv1x1(a, x, wt, bias, g, y);
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (!tile) {
 			for (oy = 0; oy < a->y.h; oy++) {
-				npa_exec_conv_row(a, x, wt, bias, g, oy, y);
+				ret = npa_exec_conv_row(a, x, wt, bias, g, oy, y);
+				if (ret)
+					return ret;
 				cond_resched();
 			}
 			continue;
 		}
 		for (p = 0; p < pixels; p += n) {
 			n = min(tile, pixels - p);
-			npa_exec_tile(a, x, wt, bias, g, p, n, col, y);
+			ret = npa_exec_tile(a, x, wt, bias, g, p, n, col, y);
+			if (ret)
+				return ret;
 		}
 	}
+	return 0;
 }
 
 /* Rounded mean: floor((sum + d / 2) / d). */
@@ -757,8 +812,8 @@ static s8 npa_exec_mean(s64 sum, u64 d)
 	return npa_exec_sat(-(s64)(((u64)-num + d - 1) / d));
 }
 
-static void npa_exec_pool(const struct npa_exec_args *a, bool avg,
-			  const s8 *x, s8 *y)
+static int npa_exec_pool(const struct npa_exec_args *a, bool avg,
+			 const s8 *x, s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w;
 	u64 d = ((u64)a->kh * a->kw) << a->shift;
@@ -787,14 +842,18 @@ static void npa_exec_pool(const struct npa_exec_args *a, bool avg,
 					}
 				}
 				*y++ = avg ? npa_exec_mean(sum, d) : m;
+				if (npa_exec_tick(a, (u64)(ky1 - ky0) *
+						  (kx1 - kx0) + 1))
+					return -ECANCELED;
 			}
 			cond_resched();
 		}
 	}
+	return 0;
 }
 
-static void npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
-			const s8 *wt, const void *bias, s8 *y)
+static int npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
+		       const s8 *wt, const void *bias, s8 *y)
 {
 	u64 o;
 	s64 acc;
@@ -803,8 +862,11 @@ static void npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
 		acc = npa_exec_bias(bias, o);
 		acc += npa_exec_dot(wt + o * a->k, x, 1, a->k);
 		y[o] = npa_exec_requant(acc, a->shift);
+		if (npa_exec_tick(a, a->k))
+			return -ECANCELED;
 		cond_resched();
 	}
+	return 0;
 }
 
 static s8 npa_exec_elt1(bool mul, int a, int b, u32 shift)
@@ -953,7 +1015,7 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
 }
 
 /**
- * npa_exec_op() - run one operator
+ * npa_exec_run() - run one operator unless told to stop
  * @op: the operator.
  * @in: its inputs, in operand order, each with its descriptor.
  * @nin: entries in @in.
@@ -961,6 +1023,8 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
  * @nout: entries in @out.
  * @scratch: its scratch buffers (descriptors unused), or NULL.
  * @nscratch: entries in @scratch.
+ * @stop: asked about every %NPA_EXEC_STOP_WORK units of work whether to
+ *	give up; NULL to run to the end.
  *
  * Checks the operator as npa_exec_check() does and every operand's size
  * against its descriptor, then computes the outputs.  Only the bytes
@@ -969,17 +1033,20 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
  * other overlaps, including scratch that overlaps a tensor, give wrong
  * results but no access outside the operands.
  *
- * Context: Process context; may sleep (calls cond_resched()).
+ * Context: Process context; may sleep (calls cond_resched() and @stop).
  * Return: 0 on success, -EINVAL if the operator fails npa_exec_check(),
- * -ERANGE if an operand is smaller than its descriptor or has no memory.
+ * -ERANGE if an operand is smaller than its descriptor or has no memory,
+ * -ECANCELED if @stop said to stop (the outputs are partly written).
  */
-int npa_exec_op(const struct npa_op_desc *op,
-		const struct npa_exec_operand *in, u32 nin,
-		const struct npa_exec_operand *out, u32 nout,
-		const struct npa_exec_operand *scratch, u32 nscratch)
+int npa_exec_run(const struct npa_op_desc *op,
+		 const struct npa_exec_operand *in, u32 nin,
+		 const struct npa_exec_operand *out, u32 nout,
+		 const struct npa_exec_operand *scratch, u32 nscratch,
+		 const struct npa_exec_stop *stop)
 {
 	struct npa_exec_dl ind = { .o = in, .n = nin };
 	struct npa_exec_dl outd = { .o = out, .n = nout };
+	struct npa_exec_meter meter = { .stop = stop };
 	const void *bias = NULL;
 	struct npa_exec_args a;
 	s8 *col = NULL;
@@ -990,6 +1057,7 @@ int npa_exec_op(const struct npa_op_desc *op,
 	ret = npa_exec_parse(op, &ind, &outd, &a);
 	if (ret)
 		return ret;
+	a.meter = &meter;
 	ret = npa_exec_sized(in, nin);
 	if (!ret)
 		ret = npa_exec_sized(out, nout);
@@ -1005,17 +1073,14 @@ int npa_exec_op(const struct npa_op_desc *op,
 	switch (op->kind) {
 	case NPA_OP_CONV2D:
 	case NPA_OP_DWCONV2D:
-		npa_exec_conv(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr, col,
-			      col_size);
-		break;
+		return npa_exec_conv(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr,
+				     col, col_size);
 	case NPA_OP_MAXPOOL:
 	case NPA_OP_AVGPOOL:
-		npa_exec_pool(&a, op->kind == NPA_OP_AVGPOOL, in[0].ptr,
-			      out[0].ptr);
-		break;
+		return npa_exec_pool(&a, op->kind == NPA_OP_AVGPOOL, in[0].ptr,
+				     out[0].ptr);
 	case NPA_OP_FC:
-		npa_exec_fc(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr);
-		break;
+		return npa_exec_fc(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr);
 	case NPA_OP_ADD:
 	case NPA_OP_MUL:
 		npa_exec_elt(&a, op->kind == NPA_OP_MUL, in[0].ptr, in[1].ptr,
@@ -1052,6 +1117,29 @@ int npa_exec_op(const struct npa_op_desc *op,
 		break;
 	}
 	return 0;
+}
+
+/**
+ * npa_exec_op() - run one operator to the end
+ * @op: the operator.
+ * @in: its inputs, in operand order, each with its descriptor.
+ * @nin: entries in @in.
+ * @out: its outputs.
+ * @nout: entries in @out.
+ * @scratch: its scratch buffers (descriptors unused), or NULL.
+ * @nscratch: entries in @scratch.
+ *
+ * npa_exec_run() without a stop hook.
+ *
+ * Context: Process context; may sleep (calls cond_resched()).
+ * Return: as npa_exec_run(), never -ECANCELED.
+ */
+int npa_exec_op(const struct npa_op_desc *op,
+		const struct npa_exec_operand *in, u32 nin,
+		const struct npa_exec_operand *out, u32 nout,
+		const struct npa_exec_operand *scratch, u32 nscratch)
+{
+	return npa_exec_run(op, in, nin, out, nout, scratch, nscratch, NULL);
 }
 
 /**

@@ -9,6 +9,7 @@
 #ifndef __NPA_EXEC_H__
 #define __NPA_EXEC_H__
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/npa.h>
 
@@ -16,6 +17,8 @@
 #define NPA_EXEC_MAX_WINDOW	65535
 /* Largest requantization shift (NPA_P_SHIFT). */
 #define NPA_EXEC_MAX_SHIFT	31
+/* Work (multiply-adds, taps) between two calls of a stop hook. */
+#define NPA_EXEC_STOP_WORK	BIT_ULL(18)
 
 /**
  * struct npa_exec_operand - one tensor or scratch buffer of a running op
@@ -29,6 +32,16 @@ struct npa_exec_operand {
 	const struct npa_tensor_desc *desc;
 };
 
+/**
+ * struct npa_exec_stop - how a running operator learns it must stop
+ * @stop: returns true to stop the operator; called in process context.
+ * @priv: its argument.
+ */
+struct npa_exec_stop {
+	bool (*stop)(void *priv);
+	void *priv;
+};
+
 int npa_exec_check(const struct npa_op_desc *op,
 		   const struct npa_tensor_desc *const *in, u32 nin,
 		   const struct npa_tensor_desc *const *out, u32 nout);
@@ -36,6 +49,11 @@ int npa_exec_op(const struct npa_op_desc *op,
 		const struct npa_exec_operand *in, u32 nin,
 		const struct npa_exec_operand *out, u32 nout,
 		const struct npa_exec_operand *scratch, u32 nscratch);
+int npa_exec_run(const struct npa_op_desc *op,
+		 const struct npa_exec_operand *in, u32 nin,
+		 const struct npa_exec_operand *out, u32 nout,
+		 const struct npa_exec_operand *scratch, u32 nscratch,
+		 const struct npa_exec_stop *stop);
 void npa_exec_im2col_bytes(const struct npa_op_desc *op,
 			   const struct npa_tensor_desc *x,
 			   const struct npa_tensor_desc *y,

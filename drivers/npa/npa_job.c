@@ -223,6 +223,11 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	if (args->num_bindings && (!args->binding_size ||
 				   args->binding_size > NPA_MAX_ELEM_SIZE))
 		return -EINVAL;
+	if (args->timeout_ns > NPA_SIM_MAX_TIMEOUT_NS) {
+		dev_dbg(ndev->misc.this_device, "job: timeout %llu ns above %llu\n",
+			args->timeout_ns, NPA_SIM_MAX_TIMEOUT_NS);
+		return -EINVAL;
+	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)

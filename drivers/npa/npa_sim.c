@@ -22,10 +22,12 @@
  * tensor) shows up as wrong results instead of passing by luck.
  *
  * A watchdog (delayed work) armed with the job's timeout stops a job that
- * runs too long at its next operator, or wakes an injected hang, and
- * counts a reset; the job ends with %NPA_JOB_TIMEOUT.  Writing to the
- * debugfs file ``reset`` resets the NPU: the running job ends with
- * %NPA_JOB_ABORTED.  Queued jobs are not affected by either.
+ * runs too long, or wakes an injected hang, and counts a reset; the job
+ * ends with %NPA_JOB_TIMEOUT.  Writing to the debugfs file ``reset``
+ * resets the NPU: the running job ends with %NPA_JOB_ABORTED.  Queued jobs
+ * are not affected by either.  The operator kernels look at the abort
+ * request every %NPA_EXEC_STOP_WORK multiply-adds or so, so a job stops
+ * within milliseconds, even inside one huge operator.
  * ``inject_fault`` and ``inject_hang`` make the next N jobs fault on a bad
  * address or hang.
  *
@@ -205,11 +207,21 @@ static u32 npa_sim_abort_reason(struct npa_sim *sim, struct npa_job *job)
 	return abort;
 }
 
+/* The exec kernels' stop hook: the watchdog, a reset or a cancel. */
+static bool npa_sim_stop(void *priv)
+{
+	struct npa_sim_run *r = priv;
+
+	return npa_sim_abort_reason(r->sim, r->job);
+}
+
 static u32 npa_sim_exec(struct npa_sim_run *r, struct npa_exec_operand *ops)
 {
 	const struct npa_model *model = r->job->model;
 	const struct npa_graph *g = &model->graph;
+	const struct npa_exec_stop stop = { npa_sim_stop, r };
 	u32 i, k, abort;
+	int ret;
 
 	for (i = 0; i < g->num_ops; i++) {
 		const struct npa_op_desc *op = &g->ops[i];
@@ -240,8 +252,12 @@ static u32 npa_sim_exec(struct npa_sim_run *r, struct npa_exec_operand *ops)
 			}
 			memset(sc[k].ptr, NPA_SIM_POISON, p->size);
 		}
-		if (npa_exec_op(op, in, op->num_inputs, out, op->num_outputs,
-				sc, op->num_scratch)) {
+		ret = npa_exec_run(op, in, op->num_inputs, out, op->num_outputs,
+				   sc, op->num_scratch, &stop);
+		if (ret == -ECANCELED)
+			return npa_sim_abort_reason(r->sim, r->job) ?:
+				NPA_JOB_ABORTED;
+		if (ret) {
 			r->job->fault_op = i;
 			return NPA_JOB_ABORTED;
 		}

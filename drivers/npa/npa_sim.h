@@ -22,6 +22,8 @@ struct npa_region;
 #define NPA_VA_IMPORT_STRIDE	0x100000000ULL	/* one 4 GiB slot each */
 
 #define NPA_SIM_DEFAULT_TIMEOUT_NS	(30ULL * NSEC_PER_SEC)
+/* Longest timeout a job may ask for (-EINVAL above). */
+#define NPA_SIM_MAX_TIMEOUT_NS		(300ULL * NSEC_PER_SEC)
 #define NPA_SIM_POISON			0xa5
 
 /**

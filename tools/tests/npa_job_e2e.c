@@ -374,6 +374,124 @@ static void test_job_limit(int fd, int model)
 	io_destroy(&io);
 }
 
+/*
+ * One operator with a huge cost: a K x K MAXPOOL over a K x K input padded
+ * by K / 2, about K^4 / 4 taps (K = 512: some 40 s on a fast host, far
+ * more in the guest).  The watchdog, a cancel and a reset must stop it
+ * part way through the operator, promptly.
+ */
+#define HEAVY_K 512
+
+static int heavy_model(int fd, int *in, int *out)
+{
+	static struct npa_tensor_desc t[2];
+	static struct npa_op_desc op;
+	static __u32 opnd[2] = { 0, 1 };
+	struct npa_graph_desc g = { t, &op, opnd, NULL, 2, 1, 2, 0 };
+
+	t[0] = (struct npa_tensor_desc){ .dims = { 1, 1, HEAVY_K, HEAVY_K },
+					 .dtype = NPA_DTYPE_INT8,
+					 .flags = NPA_TENSOR_INPUT };
+	t[1] = (struct npa_tensor_desc){ .dims = { 1, 1, HEAVY_K + 1, HEAVY_K + 1 },
+					 .dtype = NPA_DTYPE_INT8,
+					 .flags = NPA_TENSOR_OUTPUT };
+	op = (struct npa_op_desc){ .kind = NPA_OP_MAXPOOL, .num_inputs = 1,
+		.first_output = 1, .num_outputs = 1,
+		.params = { [NPA_P_KH] = HEAVY_K, [NPA_P_KW] = HEAVY_K,
+			    [NPA_P_SH] = 1, [NPA_P_SW] = 1,
+			    [NPA_P_PAD_T] = HEAVY_K / 2,
+			    [NPA_P_PAD_L] = HEAVY_K / 2 } };
+	*in = npa_buffer_create(fd, HEAVY_K * HEAVY_K);
+	*out = npa_buffer_create(fd, (HEAVY_K + 1) * (HEAVY_K + 1));
+	return npa_model_create(fd, &g, 0, 0, NULL);
+}
+
+/* Submit the heavy op with @timeout. */
+static int heavy_submit(int fd, int model, int in, int out, __u64 timeout)
+{
+	struct npa_binding b[2] = { { .fd = in }, { .fd = out } };
+
+	return npa_job_submit(fd, model, b, 2, timeout, NULL);
+}
+
+/*
+ * Wait up to 20 s for a job that ran: it must end with @status within 3 s
+ * of @from (of its start plus @after_start if @from is 0).
+ */
+static int heavy_ended(int fd, int job, __u32 status, __s64 from,
+		       __u64 after_start, const char *what)
+{
+	struct npa_job_wait w = { 0 };
+	int ret = npa_job_wait(fd, job, npa_now_ns() + 20 * SEC, &w);
+	long long ms;
+
+	if (!from)
+		from = w.start_ns + after_start;
+	ms = ret ? -1 : ((long long)w.end_ns - from) / 1000000;
+
+	tap_ok(ret == 0 && w.status == status && w.start_ns && ms >= 0 && ms < 3000,
+	       "heavy op: %s ends it %s in %lld ms (%d, %s)", what,
+	       npa_job_status_name(status), ms, ret, npa_job_status_name(w.status));
+	return ret == 0;
+}
+
+static void test_heavy_op(void)
+{
+	int fd = npa_open(NULL), model, in = -1, out = -1, job, ret;
+	__s64 t0;
+
+	model = fd < 0 ? -1 : heavy_model(fd, &in, &out);
+	tap_ok(model > 0 && in >= 0 && out >= 0, "heavy op: model and buffers (%d)", model);
+	if (model <= 0 || in < 0 || out < 0)
+		return;
+
+	ret = heavy_submit(fd, model, in, out, 301 * SEC);
+	tap_ok(ret == -EINVAL, "a timeout above 300 s fails with EINVAL (%d)", ret);
+	ret = heavy_submit(fd, model, in, out, ~0ULL);
+	tap_ok(ret == -EINVAL, "timeout U64_MAX fails with EINVAL (%d)", ret);
+
+	/* The watchdog: 200 ms, where the op alone takes far longer. */
+	job = heavy_submit(fd, model, in, out, SEC / 5);
+	heavy_ended(fd, job, NPA_JOB_TIMEOUT, 0, SEC / 5, "a 200 ms timeout");
+	close(job);
+
+	/* JOB_CANCEL once it runs. */
+	job = heavy_submit(fd, model, in, out, 300 * SEC);
+	usleep(300000);
+	t0 = npa_now_ns();
+	ret = npa_job_cancel(fd, job);
+	if (!ret)
+		heavy_ended(fd, job, NPA_JOB_ABORTED, t0, 0, "JOB_CANCEL");
+	else
+		tap_ok(0, "heavy op: cancel (%d)", ret);
+	close(job);
+
+	/* A debugfs reset. */
+	job = heavy_submit(fd, model, in, out, 0);
+	usleep(300000);
+	t0 = npa_now_ns();
+	debugfs_write(DBG "reset", "1");
+	heavy_ended(fd, job, NPA_JOB_ABORTED, t0, 0, "a reset");
+	close(job);
+
+	/* Closing the npa fd cancels it; the NPU is free again soon after. */
+	job = heavy_submit(fd, model, in, out, 0);
+	usleep(300000);
+	t0 = npa_now_ns();
+	close(in);
+	close(out);
+	close(fd);
+	{
+		struct pollfd p = { .fd = job, .events = POLLIN };
+
+		ret = poll(&p, 1, 20000);
+		tap_ok(ret == 1 && npa_now_ns() - t0 < 3 * SEC,
+		       "heavy op: closing the npa fd ends it in %lld ms (%d)",
+		       (long long)(npa_now_ns() - t0) / 1000000, ret);
+	}
+	close(job);
+}
+
 /* udmabuf: a dma-buf from another exporter as the model's input. */
 static void test_import(int fd, int model)
 {
@@ -608,6 +726,7 @@ int main(void)
 	test_isolation(fd, model);
 	test_faults(fd, model);
 	test_job_limit(fd, model);
+	test_heavy_op();
 	test_import(fd, model);
 	test_processes();
 	test_close_in_flight();

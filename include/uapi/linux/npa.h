@@ -414,7 +414,8 @@ struct npa_binding {
  *	tensor flagged INPUT, OUTPUT, CONST or PERSISTENT, in tensor-id order.
  * @num_bindings: in: must equal the model's number of such tensors.
  * @binding_size: in: sizeof(struct npa_binding).
- * @timeout_ns: in: watchdog for this job; 0 for the device default.
+ * @timeout_ns: in: watchdog for this job; 0 for the device default (30 s);
+ *	at most 300 s (-EINVAL above).
  * @job_fd: out: a pollable fd for the job (POLLIN when it has ended);
  *	pass it to NPA_IOCTL_JOB_WAIT; close it when done.
  * @fence_fd: out: a sync_file fd with NPA_JOB_FENCE, else -1.
