@@ -19,7 +19,6 @@
  */
 
 #include <linux/debugfs.h>
-#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
@@ -205,7 +204,6 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
 	INIT_LIST_HEAD(&ndev->models);
-	ndev->fence_context = dma_fence_context_alloc(1);
 	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);
 
 	if (parent) {

@@ -50,8 +50,7 @@ struct npa_file {
  * @lock: see below.
  * @models: live models of all files (struct npa_model.dev_node).
  * @debugfs: debugfs directory.
- * @fence_context: dma_fence context of the NPU queue.
- * @fence_seqno: last job fence sequence number.
+ * @fence_seqno: the last job's number (its fence's seqno).
  * @open_files: number of open files, for diagnostics.
  */
 struct npa_device {
@@ -64,7 +63,6 @@ struct npa_device {
 	struct mutex lock;
 	struct list_head models;
 	struct dentry *debugfs;
-	u64 fence_context;
 	atomic64_t fence_seqno;
 	atomic_t open_files;
 };

@@ -233,8 +233,14 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	if (!job)
 		return -ENOMEM;
 	spin_lock_init(&job->fence_lock);
+	/*
+	 * A context of its own: jobs do not end in submission order (a
+	 * cancelled queued job ends at once), and fences of one context must.
+	 * The seqno is the job's number in the tracepoints.
+	 */
 	dma_fence_init(&job->fence, &npa_fence_ops, &job->fence_lock,
-		       ndev->fence_context, atomic64_inc_return(&ndev->fence_seqno));
+		       dma_fence_context_alloc(1),
+		       atomic64_inc_return(&ndev->fence_seqno));
 	INIT_LIST_HEAD(&job->node);
 	init_waitqueue_head(&job->wq);
 	job->nfile = npa_file_get(nfile);

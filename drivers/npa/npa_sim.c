@@ -335,7 +335,8 @@ static void npa_sim_work(struct work_struct *work)
 		mod_delayed_work(system_wq, &sim->watchdog,
 				 nsecs_to_jiffies(job->timeout_ns));
 		status = npa_sim_run_job(sim, job);
-		cancel_delayed_work(&sim->watchdog);
+		/* Not running, it cannot time out the next job. */
+		cancel_delayed_work_sync(&sim->watchdog);
 
 		spin_lock(&sim->lock);
 		sim->running = NULL;
