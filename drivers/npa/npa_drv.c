@@ -29,6 +29,7 @@
 #include <linux/npa.h>
 
 #include "npa_drv.h"
+#include "npa_job.h"
 #include "npa_model.h"
 
 static unsigned long carveout_base;
@@ -345,6 +346,8 @@ static struct platform_driver npa_driver = {
 		.name = "npa-sim",
 		.of_match_table = npa_of_match,
 		.dev_groups = npa_groups,
+		/* No unbind through sysfs while files, buffers and jobs live. */
+		.suppress_bind_attrs = true,
 	},
 };
 
@@ -364,27 +367,38 @@ static int __init npa_init(void)
 {
 	int ret;
 
-	ret = platform_driver_register(&npa_driver);
+	ret = npa_job_init();
 	if (ret)
 		return ret;
+	ret = platform_driver_register(&npa_driver);
+	if (ret)
+		goto err_job;
 	if (npa_dt_has_npu())
 		return 0;
 	/* No device tree node on this machine: make the NPU ourselves. */
 	npa_pdev = platform_device_register_simple("npa-sim", -1, NULL, 0);
 	if (IS_ERR(npa_pdev)) {
-		platform_driver_unregister(&npa_driver);
-		return PTR_ERR(npa_pdev);
+		ret = PTR_ERR(npa_pdev);
+		goto err_driver;
 	}
 	if (!platform_get_drvdata(npa_pdev)) {
 		platform_device_unregister(npa_pdev);
-		platform_driver_unregister(&npa_driver);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_driver;
 	}
 	return 0;
+
+err_driver:
+	platform_driver_unregister(&npa_driver);
+err_job:
+	npa_job_exit();
+	return ret;
 }
 
 static void __exit npa_exit(void)
 {
+	/* Jobs freed last need the device: their free work goes first. */
+	npa_job_exit();
 	platform_device_unregister(npa_pdev);
 	platform_driver_unregister(&npa_driver);
 }

@@ -20,7 +20,9 @@
  * a work item, since a fence may be put in atomic context.  While a job is
  * in flight it holds its model, its file and its buffers, so closing the
  * npa fd (which cancels the file's jobs), destroying the model or closing
- * the buffer fds never pulls memory from under the NPU.
+ * the buffer fds never pulls memory from under the NPU.  A job also holds
+ * the module until it is freed, since a sync_file does not: rmmod fails
+ * while a fence fd is open.
  *
  * Each file may have %NPA_MAX_JOBS_PER_FILE jobs in flight; past that,
  * submission fails with -EAGAIN.
@@ -28,10 +30,12 @@
 
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
+#include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 #include <linux/npa.h>
 
 #include "npa_drv.h"
@@ -44,6 +48,9 @@
 #include "npa_trace.h"
 
 static const struct file_operations npa_job_fops;
+
+/* Frees jobs; module exit waits for it, so it can drop the module. */
+static struct workqueue_struct *npa_job_wq;
 
 static const char *npa_fence_driver_name(struct dma_fence *fence)
 {
@@ -68,6 +75,8 @@ static void npa_job_free_work(struct work_struct *work)
 		npa_model_put(job->model);
 	npa_file_put(job->nfile);
 	dma_fence_free(&job->fence);
+	/* Last: npa_job_exit() waits for this function to return. */
+	module_put(THIS_MODULE);
 }
 
 static void npa_fence_release(struct dma_fence *fence)
@@ -76,7 +85,7 @@ static void npa_fence_release(struct dma_fence *fence)
 
 	/* Puts below may sleep; the last fence put may not. */
 	INIT_WORK(&job->free_work, npa_job_free_work);
-	schedule_work(&job->free_work);
+	queue_work(npa_job_wq, &job->free_work);
 }
 
 static const struct dma_fence_ops npa_fence_ops = {
@@ -232,6 +241,12 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
+	/*
+	 * The fence may outlive every npa fd (a sync_file does not pin the
+	 * module): the job holds the module until it is freed.  The caller's
+	 * open file pins it now.
+	 */
+	__module_get(THIS_MODULE);
 	spin_lock_init(&job->fence_lock);
 	/*
 	 * A context of its own: jobs do not end in submission order (a
@@ -413,4 +428,29 @@ int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
 	npa_sim_cancel(&nfile->ndev->sim, job);
 	fdput(f);
 	return 0;
+}
+
+/**
+ * npa_job_init() - set up what jobs need at module load
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int __init npa_job_init(void)
+{
+	npa_job_wq = alloc_workqueue("npa-job-free", 0, 0);
+	return npa_job_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * npa_job_exit() - at module unload, after the last job's put
+ *
+ * Every job holds the module, so none is left but those whose free work
+ * still runs: wait for them.
+ *
+ * Context: Process context.  Sleeps.
+ */
+void npa_job_exit(void)
+{
+	destroy_workqueue(npa_job_wq);
 }

@@ -65,6 +65,8 @@ struct npa_job {
 	bool cancel;
 };
 
+int npa_job_init(void);
+void npa_job_exit(void);
 void npa_job_get(struct npa_job *job);
 void npa_job_put(struct npa_job *job);
 void npa_job_started(struct npa_job *job);

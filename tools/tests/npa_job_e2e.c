@@ -707,6 +707,41 @@ static void test_unload_held(void)
 	close(ret);
 }
 
+/*
+ * A sync_file does not pin the module by itself: the job behind it does,
+ * until the fence's last put.  With only a fence fd left, rmmod must fail
+ * and the fence must still read as signalled.
+ */
+static void test_unload_fence(void)
+{
+	struct pollfd pfd;
+	struct io io;
+	int fd, model, job, fence = -1, ret;
+
+	fd = npa_open(NULL);
+	model = fd < 0 ? -1 : npa_model_create(fd, &graph, 0, 0, NULL);
+	if (model <= 0 || io_create(fd, &io, 5)) {
+		tap_ok(0, "unload: set up a model and buffers for a fence");
+		return;
+	}
+	job = submit(fd, model, &io, 0, &fence);
+	tap_ok(job >= 0 && fence >= 0, "unload: a job with a fence (%d, %d)",
+	       job, fence);
+	pfd = (struct pollfd){ .fd = fence, .events = POLLIN };
+	tap_ok(poll(&pfd, 1, 10000) == 1, "unload: the fence signals");
+	close(job);
+	io_destroy(&io);
+	close(fd);
+
+	ret = try_unload();
+	tap_ok(ret == EWOULDBLOCK, "rmmod fails with only a fence fd open (%d)",
+	       ret);
+	pfd = (struct pollfd){ .fd = fence, .events = POLLIN };
+	tap_ok(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN),
+	       "the fence still polls signalled");
+	close(fence);
+}
+
 int main(void)
 {
 	int fd = npa_open(NULL), model;
@@ -735,5 +770,6 @@ int main(void)
 	close(fd);
 	test_arena_trim();
 	test_unload_held();
+	test_unload_fence();
 	return tap_failed;
 }
