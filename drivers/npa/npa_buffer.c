@@ -147,7 +147,7 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 		ret = fd;
 		goto err_count;
 	}
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto err_fd;
@@ -210,7 +210,7 @@ static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
 	struct sg_dma_page_iter it;
 	struct page **pages;
 
-	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(imp->sgt, &it, 0) {

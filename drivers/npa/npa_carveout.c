@@ -184,7 +184,7 @@ struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
 	if (!co->pool || !size || size > co->size)
 		return NULL;
 	size = PAGE_ALIGN(size);
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return NULL;
 	addr = gen_pool_alloc(co->pool, size);

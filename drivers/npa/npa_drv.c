@@ -95,7 +95,7 @@ static int npa_open(struct inode *inode, struct file *filp)
 					       struct npa_device, misc);
 	struct npa_file *nfile;
 
-	nfile = kzalloc(sizeof(*nfile), GFP_KERNEL);
+	nfile = kzalloc(sizeof(*nfile), GFP_KERNEL_ACCOUNT);
 	if (!nfile)
 		return -ENOMEM;
 

@@ -490,7 +490,7 @@ int npa_graph_validate(const struct npa_graph *g,
 	}
 
 	producer = kvmalloc_array(max(g->num_tensors, g->num_scratch),
-				  sizeof(*producer), GFP_KERNEL);
+				  sizeof(*producer), GFP_KERNEL_ACCOUNT);
 	if (!producer)
 		return npa_fail(err, "tensors", 0, -ENOMEM);
 	ret = npa_validate_scratch_owner(g, producer, err);
@@ -503,7 +503,7 @@ int npa_graph_validate(const struct npa_graph *g,
 	/* An op's input and output windows may overlap: size by the op. */
 	for (i = 0, most = 1; i < g->num_ops; i++)
 		most = max(most, g->ops[i].num_inputs + g->ops[i].num_outputs);
-	descs = kvmalloc_array(most, sizeof(*descs), GFP_KERNEL);
+	descs = kvmalloc_array(most, sizeof(*descs), GFP_KERNEL_ACCOUNT);
 	if (!descs)
 		return npa_fail(err, "operands", 0, -ENOMEM);
 	ret = npa_validate_exec(g, descs, err);
@@ -708,16 +708,16 @@ static void npa_lower_free(struct npa_lower *l)
 
 static int npa_lower_alloc(struct npa_lower *l, u32 n)
 {
-	l->parent = kvmalloc_array(n, sizeof(*l->parent), GFP_KERNEL);
-	l->rel = kvmalloc_array(n, sizeof(*l->rel), GFP_KERNEL);
-	l->size = kvmalloc_array(n, sizeof(*l->size), GFP_KERNEL);
-	l->align = kvmalloc_array(n, sizeof(*l->align), GFP_KERNEL);
-	l->lo = kvmalloc_array(n, sizeof(*l->lo), GFP_KERNEL);
-	l->hi = kvmalloc_array(n, sizeof(*l->hi), GFP_KERNEL);
-	l->gext = kvmalloc_array(n, sizeof(*l->gext), GFP_KERNEL);
-	l->glo = kvmalloc_array(n, sizeof(*l->glo), GFP_KERNEL);
-	l->ghi = kvmalloc_array(n, sizeof(*l->ghi), GFP_KERNEL);
-	l->bufidx = kvmalloc_array(n, sizeof(*l->bufidx), GFP_KERNEL);
+	l->parent = kvmalloc_array(n, sizeof(*l->parent), GFP_KERNEL_ACCOUNT);
+	l->rel = kvmalloc_array(n, sizeof(*l->rel), GFP_KERNEL_ACCOUNT);
+	l->size = kvmalloc_array(n, sizeof(*l->size), GFP_KERNEL_ACCOUNT);
+	l->align = kvmalloc_array(n, sizeof(*l->align), GFP_KERNEL_ACCOUNT);
+	l->lo = kvmalloc_array(n, sizeof(*l->lo), GFP_KERNEL_ACCOUNT);
+	l->hi = kvmalloc_array(n, sizeof(*l->hi), GFP_KERNEL_ACCOUNT);
+	l->gext = kvmalloc_array(n, sizeof(*l->gext), GFP_KERNEL_ACCOUNT);
+	l->glo = kvmalloc_array(n, sizeof(*l->glo), GFP_KERNEL_ACCOUNT);
+	l->ghi = kvmalloc_array(n, sizeof(*l->ghi), GFP_KERNEL_ACCOUNT);
+	l->bufidx = kvmalloc_array(n, sizeof(*l->bufidx), GFP_KERNEL_ACCOUNT);
 	if (!l->parent || !l->rel || !l->size || !l->align || !l->lo ||
 	    !l->hi || !l->gext || !l->glo || !l->ghi || !l->bufidx) {
 		npa_lower_free(l);
@@ -843,12 +843,12 @@ int npa_graph_plan(const struct npa_graph *g,
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
-	bufs = kvcalloc(g->num_tensors, sizeof(*bufs), GFP_KERNEL);
+	bufs = kvcalloc(g->num_tensors, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
 	if (g->num_scratch)
-		reqs = kvcalloc(g->num_scratch, sizeof(*reqs), GFP_KERNEL);
-	plan->tensors = kvcalloc(g->num_tensors, sizeof(*plan->tensors), GFP_KERNEL);
+		reqs = kvcalloc(g->num_scratch, sizeof(*reqs), GFP_KERNEL_ACCOUNT);
+	plan->tensors = kvcalloc(g->num_tensors, sizeof(*plan->tensors), GFP_KERNEL_ACCOUNT);
 	plan->scratch = kvcalloc(max(g->num_scratch, 1U), sizeof(*plan->scratch),
-				 GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
 	if (!bufs || (g->num_scratch && !reqs) || !plan->tensors || !plan->scratch)
 		goto err_free;
 

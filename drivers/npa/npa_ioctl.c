@@ -95,7 +95,9 @@ static const struct npa_ioctl_desc npa_ioctls[] = {
  *	non-zero tail.
  *
  * Shorter elements are zero-extended (copy_struct_from_user()).  The
- * caller bounds @count and @usize before calling.
+ * caller bounds @count and @usize before calling.  The array is charged to
+ * the caller's memory cgroup (GFP_KERNEL_ACCOUNT): its size is userspace's
+ * choice and it may live as long as a model.
  *
  * Context: Process context; sleeps.
  * Return: a kvmalloc'ed array of @count @ksize-byte elements, or NULL.
@@ -110,7 +112,7 @@ void *npa_copy_user_array(u64 uptr, u32 count, u32 usize, size_t ksize,
 	*ret = 0;
 	if (!count)
 		return NULL;
-	dst = kvmalloc_array(count, ksize, GFP_KERNEL);
+	dst = kvmalloc_array(count, ksize, GFP_KERNEL_ACCOUNT);
 	if (!dst) {
 		*ret = -ENOMEM;
 		return NULL;

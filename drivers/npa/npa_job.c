@@ -180,9 +180,9 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
 	if (ret)
 		return ret;
 	job->imports = kvcalloc(args->num_bindings, sizeof(*job->imports),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	job->offsets = kvcalloc(args->num_bindings, sizeof(*job->offsets),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (!job->imports || !job->offsets) {
 		ret = -ENOMEM;
 		goto out;
@@ -238,7 +238,7 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 		return -EINVAL;
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return -ENOMEM;
 	/*

@@ -18,7 +18,11 @@
  * the rest.
  *
  * Nothing is allocated before the counts are checked against the limits,
- * and a failed call frees everything it allocated.  Each array comes with
+ * and a failed call frees everything it allocated.  What a model allocates
+ * (its arrays, its plan, the planner's working memory) is charged to the
+ * caller's memory cgroup, GFP_KERNEL_ACCOUNT, as its size is the caller's
+ * choice: a memory limit bounds what the models of any number of open
+ * files can hold.  Each array comes with
  * the element size userspace was built with, so elements can grow: a
  * shorter element reads as zero-extended, a longer one must have a zero
  * tail (copy_struct_from_user()).
@@ -112,7 +116,7 @@ static int npa_model_binds(struct npa_model *m)
 	m->num_binds = n;
 	if (!n)
 		return 0;
-	m->binds = kvmalloc_array(n, sizeof(*m->binds), GFP_KERNEL);
+	m->binds = kvmalloc_array(n, sizeof(*m->binds), GFP_KERNEL_ACCOUNT);
 	if (!m->binds)
 		return -ENOMEM;
 	for (t = 0, n = 0; t < g->num_tensors; t++)
@@ -254,7 +258,7 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	/* A NULL entry reserves the index; xa_load() reads it as empty. */
 	mutex_lock(&nfile->lock);
 	ret = xa_alloc(&nfile->models, &model->handle, NULL,
-		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL);
+		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&nfile->lock);
 	return ret == -EBUSY ? -ENOSPC : ret;
 }
@@ -333,7 +337,7 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 	if (ret)
 		return ret;
 
-	model = kzalloc(sizeof(*model), GFP_KERNEL);
+	model = kzalloc(sizeof(*model), GFP_KERNEL_ACCOUNT);
 	if (!model)
 		return -ENOMEM;
 	ret = npa_model_copy_in(model, args);

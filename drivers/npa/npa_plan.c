@@ -313,7 +313,7 @@ static u64 npa_sweep_max(struct npa_ev *ev, u32 nev)
  * nothing; alignment is not taken into account. O(n log n) time, O(n)
  * memory.
  *
- * Context: Process context; may sleep (allocates with GFP_KERNEL).
+ * Context: Process context; may sleep (allocates with GFP_KERNEL_ACCOUNT).
  * Return: the bound, or U64_MAX if the live bytes overflow u64 or the sweep
  * could not allocate its memory.
  */
@@ -325,7 +325,7 @@ u64 npa_plan_lower_bound(const struct npa_plan_buf *bufs, u32 n)
 
 	if (!n || !bufs)
 		return 0;
-	ev = kvmalloc_array(n, 2 * sizeof(*ev), GFP_KERNEL);
+	ev = kvmalloc_array(n, 2 * sizeof(*ev), GFP_KERNEL_ACCOUNT);
 	if (!ev)
 		return U64_MAX;
 	for (i = 0; i < n; i++) {
@@ -421,8 +421,8 @@ static int npa_tree_init(struct npa_ctx *c)
 	u64 total = 0;
 
 	t->size = roundup_pow_of_two(leaves);
-	t->full = kvcalloc(2 * (size_t)t->size, sizeof(*t->full), GFP_KERNEL);
-	t->part = kvcalloc(2 * (size_t)t->size, sizeof(*t->part), GFP_KERNEL);
+	t->full = kvcalloc(2 * (size_t)t->size, sizeof(*t->full), GFP_KERNEL_ACCOUNT);
+	t->part = kvcalloc(2 * (size_t)t->size, sizeof(*t->part), GFP_KERNEL_ACCOUNT);
 	if (!t->full || !t->part)
 		goto err_free;
 	/* Count into .cnt first, then turn the counts into bases. */
@@ -445,7 +445,7 @@ static int npa_tree_init(struct npa_ctx *c)
 	if (total > U32_MAX)
 		goto err_free;
 	t->pool = kvmalloc_array(max_t(u64, total, 1), sizeof(*t->pool),
-				 GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
 	if (!t->pool)
 		goto err_free;
 	return 0;
@@ -822,8 +822,8 @@ static int npa_profile_build(struct npa_ctx *c, struct npa_profile *p)
 	u64 *load, live;
 
 	p->size = c->tree.size;
-	p->tree = kvcalloc(2 * (size_t)p->size, sizeof(*p->tree), GFP_KERNEL);
-	p->psum = kvcalloc((size_t)p->size + 1, sizeof(*p->psum), GFP_KERNEL);
+	p->tree = kvcalloc(2 * (size_t)p->size, sizeof(*p->tree), GFP_KERNEL_ACCOUNT);
+	p->psum = kvcalloc((size_t)p->size + 1, sizeof(*p->psum), GFP_KERNEL_ACCOUNT);
 	if (!p->tree || !p->psum) {
 		npa_profile_free(p);
 		return -ENOMEM;
@@ -1020,21 +1020,21 @@ static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
 	memset(c, 0, sizeof(*c));
 	c->m = m;
 	c->best_peak = U64_MAX;
-	c->r = kvmalloc_array(m, sizeof(*c->r), GFP_KERNEL);
-	c->t = kvmalloc_array(m, 2 * sizeof(*c->t), GFP_KERNEL);
-	c->off = kvcalloc(m, sizeof(*c->off), GFP_KERNEL);
-	c->best_off = kvcalloc(m, sizeof(*c->best_off), GFP_KERNEL);
-	c->best_order = kvmalloc_array(m, sizeof(*c->best_order), GFP_KERNEL);
-	c->order = kvmalloc_array(m, sizeof(*c->order), GFP_KERNEL);
-	c->cand = kvmalloc_array(m, sizeof(*c->cand), GFP_KERNEL);
-	c->cur_off = kvmalloc_array(m, sizeof(*c->cur_off), GFP_KERNEL);
-	c->by_a = kvmalloc_array(m, sizeof(*c->by_a), GFP_KERNEL);
-	c->risk = kvmalloc_array(m, sizeof(*c->risk), GFP_KERNEL);
-	c->seg = kvmalloc_array(m, sizeof(*c->seg), GFP_KERNEL);
-	c->keys = kvmalloc_array(m, sizeof(*c->keys), GFP_KERNEL);
-	c->gkeys = kvmalloc_array(m, sizeof(*c->gkeys), GFP_KERNEL);
-	c->skeys = kvmalloc_array(m, sizeof(*c->skeys), GFP_KERNEL);
-	c->grank = kvmalloc_array(m, sizeof(*c->grank), GFP_KERNEL);
+	c->r = kvmalloc_array(m, sizeof(*c->r), GFP_KERNEL_ACCOUNT);
+	c->t = kvmalloc_array(m, 2 * sizeof(*c->t), GFP_KERNEL_ACCOUNT);
+	c->off = kvcalloc(m, sizeof(*c->off), GFP_KERNEL_ACCOUNT);
+	c->best_off = kvcalloc(m, sizeof(*c->best_off), GFP_KERNEL_ACCOUNT);
+	c->best_order = kvmalloc_array(m, sizeof(*c->best_order), GFP_KERNEL_ACCOUNT);
+	c->order = kvmalloc_array(m, sizeof(*c->order), GFP_KERNEL_ACCOUNT);
+	c->cand = kvmalloc_array(m, sizeof(*c->cand), GFP_KERNEL_ACCOUNT);
+	c->cur_off = kvmalloc_array(m, sizeof(*c->cur_off), GFP_KERNEL_ACCOUNT);
+	c->by_a = kvmalloc_array(m, sizeof(*c->by_a), GFP_KERNEL_ACCOUNT);
+	c->risk = kvmalloc_array(m, sizeof(*c->risk), GFP_KERNEL_ACCOUNT);
+	c->seg = kvmalloc_array(m, sizeof(*c->seg), GFP_KERNEL_ACCOUNT);
+	c->keys = kvmalloc_array(m, sizeof(*c->keys), GFP_KERNEL_ACCOUNT);
+	c->gkeys = kvmalloc_array(m, sizeof(*c->gkeys), GFP_KERNEL_ACCOUNT);
+	c->skeys = kvmalloc_array(m, sizeof(*c->skeys), GFP_KERNEL_ACCOUNT);
+	c->grank = kvmalloc_array(m, sizeof(*c->grank), GFP_KERNEL_ACCOUNT);
 	if (!c->r || !c->t || !c->off || !c->best_off || !c->best_order ||
 	    !c->order || !c->cand || !c->cur_off || !c->by_a || !c->risk ||
 	    !c->seg || !c->keys || !c->gkeys || !c->skeys || !c->grank)
@@ -1069,7 +1069,7 @@ static int npa_ctx_init(struct npa_ctx *c, const struct npa_plan_buf *bufs,
 	npa_order_by_a(c);
 
 	/* The lower bound of the non-zero buffers. */
-	ev = kvmalloc_array(m, 2 * sizeof(*ev), GFP_KERNEL);
+	ev = kvmalloc_array(m, 2 * sizeof(*ev), GFP_KERNEL_ACCOUNT);
 	if (!ev)
 		goto err_free;
 	for (i = 0; i < m; i++) {
@@ -2333,27 +2333,27 @@ static int npa_dfs_init(struct npa_ctx *c)
 
 	/* Each rect makes at most two walls, each waste removes one. */
 	c->nframes = 3 * c->m + 2;
-	c->frames = kvmalloc_array(c->nframes, sizeof(*c->frames), GFP_KERNEL);
-	c->sky = kvmalloc_array(c->nt, sizeof(*c->sky), GFP_KERNEL);
-	c->rem = kvmalloc_array(c->nt, sizeof(*c->rem), GFP_KERNEL);
-	c->live = kvmalloc_array(c->nt, sizeof(*c->live), GFP_KERNEL);
-	c->span = kvmalloc_array(c->nt, sizeof(*c->span), GFP_KERNEL);
+	c->frames = kvmalloc_array(c->nframes, sizeof(*c->frames), GFP_KERNEL_ACCOUNT);
+	c->sky = kvmalloc_array(c->nt, sizeof(*c->sky), GFP_KERNEL_ACCOUNT);
+	c->rem = kvmalloc_array(c->nt, sizeof(*c->rem), GFP_KERNEL_ACCOUNT);
+	c->live = kvmalloc_array(c->nt, sizeof(*c->live), GFP_KERNEL_ACCOUNT);
+	c->span = kvmalloc_array(c->nt, sizeof(*c->span), GFP_KERNEL_ACCOUNT);
 	/* A power of two, about 4 entries per rect, at most 2^16. */
 	c->tt_mask = roundup_pow_of_two(clamp_t(u32, 4 * c->m, 64, 1 << 16)) - 1;
-	c->tt = kvcalloc((size_t)c->tt_mask + 1, sizeof(*c->tt), GFP_KERNEL);
+	c->tt = kvcalloc((size_t)c->tt_mask + 1, sizeof(*c->tt), GFP_KERNEL_ACCOUNT);
 	c->tt_cap = 0;
-	c->zs = kvmalloc_array(c->nt + 1, sizeof(*c->zs), GFP_KERNEL);
-	c->ze = kvmalloc_array(c->nt + 1, sizeof(*c->ze), GFP_KERNEL);
-	c->ng = kvmalloc_array(c->nt, NPA_NG_WAYS * sizeof(*c->ng), GFP_KERNEL);
-	c->reach = kvmalloc_array(c->nt, sizeof(*c->reach), GFP_KERNEL);
-	c->deep_off = kvmalloc_array(c->m, sizeof(*c->deep_off), GFP_KERNEL);
-	c->rem_s = kvmalloc_array(c->nt, sizeof(*c->rem_s), GFP_KERNEL);
-	c->rem_e = kvmalloc_array(c->nt, sizeof(*c->rem_e), GFP_KERNEL);
-	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL);
-	c->start = kvcalloc((size_t)c->nt + 1, sizeof(*c->start), GFP_KERNEL);
-	c->bucket = kvmalloc_array(c->m, sizeof(*c->bucket), GFP_KERNEL);
-	c->estart = kvcalloc((size_t)c->nt + 1, sizeof(*c->estart), GFP_KERNEL);
-	c->ebucket = kvmalloc_array(c->m, sizeof(*c->ebucket), GFP_KERNEL);
+	c->zs = kvmalloc_array(c->nt + 1, sizeof(*c->zs), GFP_KERNEL_ACCOUNT);
+	c->ze = kvmalloc_array(c->nt + 1, sizeof(*c->ze), GFP_KERNEL_ACCOUNT);
+	c->ng = kvmalloc_array(c->nt, NPA_NG_WAYS * sizeof(*c->ng), GFP_KERNEL_ACCOUNT);
+	c->reach = kvmalloc_array(c->nt, sizeof(*c->reach), GFP_KERNEL_ACCOUNT);
+	c->deep_off = kvmalloc_array(c->m, sizeof(*c->deep_off), GFP_KERNEL_ACCOUNT);
+	c->rem_s = kvmalloc_array(c->nt, sizeof(*c->rem_s), GFP_KERNEL_ACCOUNT);
+	c->rem_e = kvmalloc_array(c->nt, sizeof(*c->rem_e), GFP_KERNEL_ACCOUNT);
+	c->placed = kvmalloc_array(c->m, sizeof(*c->placed), GFP_KERNEL_ACCOUNT);
+	c->start = kvcalloc((size_t)c->nt + 1, sizeof(*c->start), GFP_KERNEL_ACCOUNT);
+	c->bucket = kvmalloc_array(c->m, sizeof(*c->bucket), GFP_KERNEL_ACCOUNT);
+	c->estart = kvcalloc((size_t)c->nt + 1, sizeof(*c->estart), GFP_KERNEL_ACCOUNT);
+	c->ebucket = kvmalloc_array(c->m, sizeof(*c->ebucket), GFP_KERNEL_ACCOUNT);
 	if (!c->frames || !c->sky || !c->rem || !c->live || !c->span || !c->tt ||
 	    !c->zs || !c->ze || !c->ng || !c->reach || !c->deep_off ||
 	    !c->placed ||
@@ -2735,7 +2735,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 		res->plan_ns = ktime_get_ns() - t0;
 		return 0;
 	}
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
 	ret = npa_ctx_init(c, bufs, n, m);
@@ -2784,8 +2784,9 @@ err_free:
  * Runs the baseline, then the better searches while budget is left, and
  * returns the best plan seen; stops early at the lower bound.
  *
- * Context: Process context; may sleep (allocates with GFP_KERNEL, calls
- * cond_resched()). No locking: the caller owns @bufs.
+ * Context: Process context; may sleep (allocates with GFP_KERNEL_ACCOUNT,
+ * charged to the caller's memory cgroup; calls cond_resched()). No locking:
+ * the caller owns @bufs.
  * Return: 0 on success; -EINVAL for a bad lifetime (hi <= lo), alignment
  * or flags; -EOVERFLOW if the sizes (plus alignment slack) overflow u64;
  * -E2BIG if @n is too large; -ENOMEM.
@@ -2944,10 +2945,10 @@ int npa_plan_verify(const struct npa_plan_buf *bufs, u32 n, u64 peak)
 	if (!m)
 		return 0;
 
-	rank = kvmalloc_array(m, sizeof(*rank), GFP_KERNEL);
-	rank_of = kvmalloc_array(n, sizeof(*rank_of), GFP_KERNEL);
-	ev = kvmalloc_array(m, 2 * sizeof(*ev), GFP_KERNEL);
-	fw.t = kvcalloc((size_t)m + 1, sizeof(*fw.t), GFP_KERNEL);
+	rank = kvmalloc_array(m, sizeof(*rank), GFP_KERNEL_ACCOUNT);
+	rank_of = kvmalloc_array(n, sizeof(*rank_of), GFP_KERNEL_ACCOUNT);
+	ev = kvmalloc_array(m, 2 * sizeof(*ev), GFP_KERNEL_ACCOUNT);
+	fw.t = kvcalloc((size_t)m + 1, sizeof(*fw.t), GFP_KERNEL_ACCOUNT);
 	if (!rank || !rank_of || !ev || !fw.t) {
 		ret = -ENOMEM;
 		goto out_free;

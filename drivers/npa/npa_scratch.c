@@ -492,13 +492,13 @@ int npa_scratch_place(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 		return 0;
 
 	ret = -ENOMEM;
-	order = kvmalloc_array(nreqs, sizeof(*order), GFP_KERNEL);
-	var = kvmalloc_array(nreqs, sizeof(*var), GFP_KERNEL);
-	by_lo = kvmalloc_array(nbufs + 1, sizeof(*by_lo), GFP_KERNEL);
-	by_hi = kvmalloc_array(nbufs + 1, sizeof(*by_hi), GFP_KERNEL);
-	c.active = kvmalloc_array(nbufs + 1, sizeof(*c.active), GFP_KERNEL);
-	c.gaps = kvmalloc_array(nbufs + 2 * nreqs + 2, sizeof(*c.gaps), GFP_KERNEL);
-	live = kvzalloc(nbufs + 1, GFP_KERNEL);
+	order = kvmalloc_array(nreqs, sizeof(*order), GFP_KERNEL_ACCOUNT);
+	var = kvmalloc_array(nreqs, sizeof(*var), GFP_KERNEL_ACCOUNT);
+	by_lo = kvmalloc_array(nbufs + 1, sizeof(*by_lo), GFP_KERNEL_ACCOUNT);
+	by_hi = kvmalloc_array(nbufs + 1, sizeof(*by_hi), GFP_KERNEL_ACCOUNT);
+	c.active = kvmalloc_array(nbufs + 1, sizeof(*c.active), GFP_KERNEL_ACCOUNT);
+	c.gaps = kvmalloc_array(nbufs + 2 * nreqs + 2, sizeof(*c.gaps), GFP_KERNEL_ACCOUNT);
+	live = kvzalloc(nbufs + 1, GFP_KERNEL_ACCOUNT);
 	if (!order || !var || !by_lo || !by_hi || !c.active || !c.gaps || !live)
 		goto out_free;
 

@@ -16,6 +16,8 @@
 #define GFP_KERNEL	0x1u
 #define GFP_NOWAIT	0x2u
 #define GFP_ATOMIC	0x4u
+#define __GFP_ACCOUNT	0x400u
+#define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
 
 static inline void *kmalloc(size_t size, gfp_t flags)
 {
