@@ -381,6 +381,13 @@ static int npa_copy_placements(u64 uptr, u32 room, u32 usize,
 	return 0;
 }
 
+/*
+ * Copies out without @nfile->lock: the destination may fault slowly
+ * (userfaultfd, FUSE), and other ioctls and fdinfo must not wait for it.
+ * The reference keeps the model alive through a concurrent MODEL_DESTROY,
+ * and nothing copied changes after npa_model_publish(): the plan and the
+ * counts are written once, before the model has a handle.
+ */
 int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 			 struct npa_ioctl_out *out)
 {
@@ -392,12 +399,9 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 	    (!args->placement_size || args->placement_size > NPA_MAX_ELEM_SIZE))
 		return -EINVAL;
 
-	mutex_lock(&nfile->lock);
-	model = xa_load(&nfile->models, args->handle);
-	if (!model) {
-		ret = -ENOENT;
-		goto out_unlock;
-	}
+	model = npa_model_lookup(nfile, args->handle);
+	if (!model)
+		return -ENOENT;
 	ret = npa_copy_placements(args->tensors, args->num_tensors,
 				  args->placement_size, model->plan.tensors,
 				  model->graph.num_tensors);
@@ -408,8 +412,7 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 					  model->graph.num_scratch);
 	args->num_tensors = model->graph.num_tensors;
 	args->num_scratch = model->graph.num_scratch;
-out_unlock:
-	mutex_unlock(&nfile->lock);
+	npa_model_put(model);
 	return ret;
 }
 
