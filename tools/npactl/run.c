@@ -77,12 +77,36 @@ static int npactl_query(const char *dev, struct npa_query *q)
 	return 0;
 }
 
+/*
+ * 'info' and 'stats': parse [--help] [DEV] and query DEV (default: the
+ * default node).  Returns -1 with @q filled to go on, else the exit status.
+ */
+static int npactl_query_args(int argc, char **argv, struct npa_query *q)
+{
+	FILE *fp = stderr;
+	int ret = NPACTL_EXIT_USAGE;
+
+	if (argc <= 2 && (argc < 2 || argv[1][0] != '-'))
+		return npactl_query(argc > 1 ? argv[1] : NULL, q) ?
+			NPACTL_EXIT_FAIL : -1;
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fp = stdout;
+		ret = NPACTL_EXIT_OK;
+	}
+	fprintf(fp, "usage: npactl %s [DEV]\n\n%s of DEV (default /dev/npa0).\n",
+		argv[0], !strcmp(argv[0], "info") ?
+		"Print the driver version, capabilities, carveout and limits" :
+		"Print the job counters and carveout and arena use");
+	return ret;
+}
+
 int npactl_cmd_info(int argc, char **argv)
 {
 	struct npa_query q;
+	int ret = npactl_query_args(argc, argv, &q);
 
-	if (npactl_query(argc > 1 ? argv[1] : NULL, &q))
-		return NPACTL_EXIT_FAIL;
+	if (ret >= 0)
+		return ret;
 	printf("driver version   %u.%u.%u\n", q.version_major, q.version_minor,
 	       q.version_patch);
 	printf("capabilities     %s%s%s\n", q.caps & NPA_CAP_PLAN ? "plan " : "",
@@ -118,9 +142,10 @@ static void npactl_print_stats(const struct npa_query *q)
 int npactl_cmd_stats(int argc, char **argv)
 {
 	struct npa_query q;
+	int ret = npactl_query_args(argc, argv, &q);
 
-	if (npactl_query(argc > 1 ? argv[1] : NULL, &q))
-		return NPACTL_EXIT_FAIL;
+	if (ret >= 0)
+		return ret;
 	npactl_print_stats(&q);
 	return NPACTL_EXIT_OK;
 }

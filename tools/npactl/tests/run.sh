@@ -144,6 +144,16 @@ usage_errors() {
 check "npactl: usage errors exit 2, --help documents half-open lifetimes" \
 	usage_errors
 
+every_help() {
+	for cmd in plan graph run info stats; do
+		"$NPACTL" $cmd --help >"$tmp/h" 2>&1 || return 1
+		grep -q "^usage: npactl $cmd" "$tmp/h" || return 1
+	done
+	"$NPACTL" info a b 2>/dev/null; [ $? = 2 ] || return 1
+	"$NPACTL" stats --bogus 2>/dev/null; [ $? = 2 ]
+}
+check "npactl: every command's --help prints its usage and exits 0" every_help
+
 budget_det() {
 	"$NPACTL" plan --budget 5000 --out "$tmp/a.csv" "$bench/traces/resnet50.csv" >/dev/null &&
 	"$NPACTL" plan --budget 5000 --out "$tmp/b.csv" "$bench/traces/resnet50.csv" >/dev/null &&
