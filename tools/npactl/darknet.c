@@ -3,7 +3,7 @@
  * DOC: Darknet networks
  *
  * Reads a Darknet network description (.cfg, as shipped in Debian's darknet
- * package) and builds the graph an NPU would run for one image: int8 NHWC
+ * package) and builds the graph an NPU would run for one image: int8 NCHW
  * activations, int8 weights and int32 biases (batch normalisation folded
  * into them), one operator per layer plus an in-place ACTIVATION operator
  * where the layer has a non-linear activation, and the scratch buffers the

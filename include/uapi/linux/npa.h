@@ -440,7 +440,7 @@ enum npa_job_status {
 	NPA_JOB_DONE = 2,	/* completed; outputs are valid */
 	NPA_JOB_FAULT = 3,	/* bad device address: see @fault_addr */
 	NPA_JOB_TIMEOUT = 4,	/* the watchdog fired; the NPU was reset */
-	NPA_JOB_ABORTED = 5,	/* cancelled, or failed by a reset */
+	NPA_JOB_ABORTED = 5,	/* cancelled, reset or could not run */
 };
 
 /**
@@ -449,7 +449,8 @@ enum npa_job_status {
  * @flags: in: must be zero.
  * @deadline_ns: in: absolute CLOCK_MONOTONIC time to give up at; 0 polls.
  * @status: out: enum npa_job_status.
- * @op: out: for a fault, the operator that faulted.
+ * @op: out: for a fault, the operator that faulted; for an operator that
+ *	refused its operands (%NPA_JOB_ABORTED), that operator.
  * @fault_addr: out: for a fault, the device address.
  * @submit_ns: out: CLOCK_MONOTONIC time of submission.
  * @start_ns: out: time the NPU started it (0 if it did not).
@@ -457,6 +458,11 @@ enum npa_job_status {
  *
  * Returns 0 once the job has ended (the outputs are filled), -ETIME if
  * @deadline_ns passed first (nothing is filled), -ERESTARTSYS on a signal.
+ *
+ * %NPA_JOB_ABORTED means: JOB_CANCEL or closing the npa fd, a reset, or
+ * the job could not run: no memory for its arena or its bookkeeping
+ * (@start_ns is then set, nothing was written), or an operator refused
+ * its operands at run time (@op).
  */
 struct npa_job_wait {
 	__s32 job_fd;
@@ -475,8 +481,8 @@ struct npa_job_wait {
  * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
  * @pad: must be zero.
  *
- * A queued job ends with NPA_JOB_ABORTED; a running one is stopped at its
- * next operator.
+ * A queued job ends with NPA_JOB_ABORTED at once; a running one within
+ * milliseconds, part way through its operator if need be.
  */
 struct npa_job_cancel {
 	__s32 job_fd;
