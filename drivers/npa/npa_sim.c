@@ -398,10 +398,13 @@ void npa_sim_queue(struct npa_sim *sim, struct npa_job *job)
 }
 
 /**
- * npa_sim_cancel() - cancel a job: queued, it ends now; running, at its
- *	next operator (or at once if it hangs)
+ * npa_sim_cancel() - cancel a job: queued, it ends now; running, within
+ *	%NPA_EXEC_STOP_WORK units of its operator's work (at once if it hangs)
  * @sim: the NPU.
  * @job: the job.
+ *
+ * A queued job ends before the jobs ahead of it; its fence has a context
+ * of its own, so nothing orders it after theirs.
  *
  * Context: Process context.
  */
