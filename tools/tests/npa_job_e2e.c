@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sync_file.h>
 #include <linux/udmabuf.h>
 #include <poll.h>
 #include <stdint.h>
@@ -371,6 +372,56 @@ static void test_job_limit(int fd, int model)
 		close(jobs[i]);
 	}
 	tap_ok(ret == 0, "all %d jobs end after the reset (%d)", n, ret);
+	io_destroy(&io);
+}
+
+/*
+ * Jobs do not end in submission order: a cancelled queued job ends before
+ * the job running ahead of it.  A merge of their fences must still wait
+ * for both, which it does not if the fences share a dma-fence context
+ * (the merge then keeps only the one with the later seqno).
+ */
+static void test_fence_order(int fd, int model)
+{
+	struct sync_merge_data m = { .name = "npa-order" };
+	int ja, jb, fa = -1, fb = -1, ret;
+	struct pollfd p;
+	struct io io;
+
+	if (io_create(fd, &io, 8)) {
+		tap_ok(0, "fence order: buffers");
+		return;
+	}
+	debugfs_write(DBG "inject_hang", "1");
+	ja = submit(fd, model, &io, 0, &fa);
+	jb = submit(fd, model, &io, 0, &fb);
+	m.fd2 = fb;
+	ret = ja < 0 || jb < 0 ? -1 : ioctl(fa, SYNC_IOC_MERGE, &m);
+	tap_ok(ret == 0, "fence order: merge a hung job's fence with the next one's (%d, %d, %d)",
+	       ja, jb, ret);
+	if (ret) {
+		npa_job_cancel(fd, ja);
+		goto out;
+	}
+
+	ret = npa_job_cancel(fd, jb);
+	p = (struct pollfd){ .fd = fb, .events = POLLIN };
+	tap_ok(ret == 0 && poll(&p, 1, 5000) == 1,
+	       "fence order: the queued job's fence signals at its cancel (%d)", ret);
+	p = (struct pollfd){ .fd = m.fence, .events = POLLIN };
+	ret = poll(&p, 1, 200);
+	tap_ok(ret == 0, "fence order: the merged fence waits for the job ahead (%d)", ret);
+
+	npa_job_cancel(fd, ja);
+	p = (struct pollfd){ .fd = m.fence, .events = POLLIN };
+	ret = poll(&p, 1, 5000);
+	tap_ok(ret == 1, "fence order: the merged fence signals once both ended (%d)", ret);
+	close(m.fence);
+out:
+	close(fa);
+	close(fb);
+	close(ja);
+	close(jb);
 	io_destroy(&io);
 }
 
@@ -761,6 +812,7 @@ int main(void)
 	test_isolation(fd, model);
 	test_faults(fd, model);
 	test_job_limit(fd, model);
+	test_fence_order(fd, model);
 	test_heavy_op();
 	test_import(fd, model);
 	test_processes();
