@@ -704,6 +704,28 @@ static void test_arena_trim(void)
 	close(fd);
 }
 
+/*
+ * Unbinding the device would free it under open files: the driver has no
+ * bind or unbind attribute in sysfs.
+ */
+static void test_no_unbind(void)
+{
+	const char *drv = "/sys/bus/platform/drivers/npa-sim";
+	char path[128];
+	int ret;
+
+	ret = access(drv, F_OK);
+	tap_ok(ret == 0, "the platform driver is in sysfs (%d)", ret ? errno : 0);
+	snprintf(path, sizeof(path), "%s/unbind", drv);
+	ret = access(path, F_OK);
+	tap_ok(ret && errno == ENOENT, "the driver has no unbind file (%d)",
+	       ret ? errno : 0);
+	snprintf(path, sizeof(path), "%s/bind", drv);
+	ret = access(path, F_OK);
+	tap_ok(ret && errno == ENOENT, "the driver has no bind file (%d)",
+	       ret ? errno : 0);
+}
+
 static int try_unload(void)
 {
 	return syscall(SYS_delete_module, "npa", O_NONBLOCK) ? errno : 0;
@@ -818,6 +840,7 @@ int main(void)
 	test_processes();
 	test_close_in_flight();
 	test_query(fd);
+	test_no_unbind();
 	npa_model_destroy(fd, model);
 	close(fd);
 	test_arena_trim();
