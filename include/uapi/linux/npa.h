@@ -8,9 +8,11 @@
  * as the bytes it does not know are zero.  A struct that returns a handle or
  * fds (MODEL_CREATE, BUFFER_CREATE, JOB_SUBMIT) must reach the last of them,
  * else -EINVAL; if the result cannot be copied back (-EFAULT), nothing was
- * created.  Every flag word has a mask of the valid bits and every reserved
- * or padding field must be zero, otherwise the ioctl fails with -EINVAL.
- * Unknown ioctls fail with -ENOTTY.
+ * created.  Every input flag word with bits defined has a *_FLAGS_ALL mask
+ * of them; the flags of BUFFER_CREATE and JOB_WAIT have none yet and must
+ * be zero.  Unknown flag bits, and reserved or padding fields that are not
+ * zero, fail with -EINVAL.  Unknown ioctls fail with -ENOTTY.
+ * Documentation/uapi.rst lists each ioctl's errnos.
  */
 #ifndef _UAPI_LINUX_NPA_H
 #define _UAPI_LINUX_NPA_H
@@ -135,8 +137,8 @@ struct npa_tensor_desc {
 
 /*
  * Operator kinds.  The simulated NPU executes all of them with integer
- * arithmetic; see Documentation/uapi.rst for the inputs, outputs and
- * parameters of each.
+ * arithmetic; Documentation/uapi.rst lists the inputs and outputs of each,
+ * Documentation/npu.rst its parameters and what it computes.
  */
 enum npa_op_kind {
 	NPA_OP_CONV2D = 1,	/* in: x, weights[, bias]; out: y */
@@ -211,7 +213,8 @@ enum npa_act {
  * @first_scratch: index of the first scratch request in the scratch array.
  * @num_scratch: number of scratch requests.
  * @pad: must be zero.
- * @params: per-kind parameters (kernel size, stride, ...), see uapi.rst.
+ * @params: per-kind parameters (kernel size, stride, ...), NPA_P_*; see
+ *	Documentation/npu.rst.
  */
 struct npa_op_desc {
 	__u32 kind;
@@ -435,8 +438,8 @@ struct npa_job_submit {
 
 /* &npa_job_wait.status */
 enum npa_job_status {
-	NPA_JOB_QUEUED = 0,	/* not ended yet (wait timed out) */
-	NPA_JOB_RUNNING = 1,
+	NPA_JOB_QUEUED = 0,	/* not ended: JOB_WAIT gives -ETIME instead */
+	NPA_JOB_RUNNING = 1,	/* likewise */
 	NPA_JOB_DONE = 2,	/* completed; outputs are valid */
 	NPA_JOB_FAULT = 3,	/* bad device address: see @fault_addr */
 	NPA_JOB_TIMEOUT = 4,	/* the watchdog fired; the NPU was reset */
@@ -457,7 +460,8 @@ enum npa_job_status {
  * @end_ns: out: time it ended (0 if it did not).
  *
  * Returns 0 once the job has ended (the outputs are filled), -ETIME if
- * @deadline_ns passed first (nothing is filled), -ERESTARTSYS on a signal.
+ * @deadline_ns passed first (nothing is filled), -EINTR if a signal
+ * arrived (with SA_RESTART the call restarts, with the same deadline).
  *
  * %NPA_JOB_ABORTED means: JOB_CANCEL or closing the npa fd, a reset, or
  * the job could not run: no memory for its arena or its bookkeeping
