@@ -121,39 +121,42 @@ static const struct dma_buf_ops npa_dmabuf_ops = {
 	.release = npa_dmabuf_release,
 };
 
-int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
-			    struct npa_ioctl_out *out)
+/**
+ * npa_buffer_export() - allocate a buffer in the carveout as a dma-buf
+ * @nfile: the file it is counted against.
+ * @size: bytes, rounded up to a page.
+ *
+ * Context: Process context; sleeps.
+ * Return: the dma-buf (drop it with dma_buf_put(), which frees the
+ * buffer), or an ERR_PTR(): -ENODEV without an NPU, -EINVAL for a @size of
+ * 0 or above the carveout, -EMFILE when @nfile holds
+ * NPA_MAX_BUFFERS_PER_FILE buffers, -ENOSPC when the carveout has no room,
+ * -ENOMEM.
+ */
+struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size)
 {
-	struct npa_buffer_create *args = data;
 	struct npa_device *ndev = nfile->ndev;
 	DEFINE_DMA_BUF_EXPORT_INFO(exp);
 	struct npa_buffer *buf;
 	struct dma_buf *dmabuf;
-	int fd, ret;
+	int ret;
 
-	if (args->flags || args->reserved)
-		return -EINVAL;
 	if (!ndev->carveout.pool)
-		return -ENODEV;
-	if (!args->size || args->size > ndev->carveout.size)
-		return -EINVAL;
+		return ERR_PTR(-ENODEV);
+	if (!size || size > ndev->carveout.size)
+		return ERR_PTR(-EINVAL);
 	if (atomic_inc_return(&nfile->num_buffers) > NPA_MAX_BUFFERS_PER_FILE) {
 		ret = -EMFILE;
 		goto err_count;
 	}
 
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		ret = fd;
-		goto err_count;
-	}
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		ret = -ENOMEM;
-		goto err_fd;
+		goto err_count;
 	}
 	buf->ndev = ndev;
-	buf->size = PAGE_ALIGN(args->size);
+	buf->size = PAGE_ALIGN(size);
 	buf->region = npa_carveout_alloc(&ndev->carveout, buf->size, "buffer");
 	if (!buf->region) {
 		ret = -ENOSPC;
@@ -171,30 +174,49 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 		ret = PTR_ERR(dmabuf);
 		goto err_region;
 	}
-
-	/*
-	 * From here on, the dma-buf's release frees everything.  The fd
-	 * only becomes the caller's once the caller has its number.
-	 */
-	args->fd = fd;
-	ret = npa_ioctl_copy_out(out, args);
-	if (ret) {
-		put_unused_fd(fd);
-		dma_buf_put(dmabuf);
-		return ret;
-	}
-	fd_install(fd, dmabuf->file);
-	return 0;
+	/* From here on, the dma-buf's release frees everything. */
+	return dmabuf;
 
 err_region:
 	npa_file_put(buf->nfile);
 	npa_carveout_free(&ndev->carveout, buf->region);
 err_free:
 	kfree(buf);
-err_fd:
-	put_unused_fd(fd);
 err_count:
 	atomic_dec(&nfile->num_buffers);
+	return ERR_PTR(ret);
+}
+
+int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
+			    struct npa_ioctl_out *out)
+{
+	struct npa_buffer_create *args = data;
+	struct dma_buf *dmabuf;
+	int fd, ret;
+
+	if (args->flags || args->reserved)
+		return -EINVAL;
+	dmabuf = npa_buffer_export(nfile, args->size);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		ret = fd;
+		goto err_put;
+	}
+
+	/* The fd only becomes the caller's once the caller has its number. */
+	args->fd = fd;
+	ret = npa_ioctl_copy_out(out, args);
+	if (ret)
+		goto err_fd;
+	fd_install(fd, dmabuf->file);
+	return 0;
+
+err_fd:
+	put_unused_fd(fd);
+err_put:
+	dma_buf_put(dmabuf);
 	return ret;
 }
 

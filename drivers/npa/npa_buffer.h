@@ -51,6 +51,7 @@ struct npa_import {
 	bool vmapped;
 };
 
+struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size);
 int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 			    struct npa_ioctl_out *out);
 int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp);
