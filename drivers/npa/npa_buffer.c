@@ -12,9 +12,12 @@
  * written gets -EFAULT and no buffer.  Userspace maps it with mmap() and
  * brackets CPU access with DMA_BUF_IOCTL_SYNC; the carveout is cache
  * coherent (write-back memory the simulated NPU reaches through the CPU),
- * so begin/end_cpu_access have nothing to flush.  The buffer lives as long
- * as the dma-buf: it outlives the npa file that created it, which the
- * buffer keeps a reference to, and pins the module.
+ * so begin/end_cpu_access have nothing to flush.  Another device may
+ * import it (DRM PRIME, V4L2): each attachment is mapped for the device
+ * that attached, through that device's DMA mask and IOMMU, never with the
+ * NPU's bus address.  The buffer lives as long as the dma-buf: it outlives
+ * the npa file that created it, which the buffer keeps a reference to, and
+ * pins the module.
  *
  * Jobs bind tensors to dma-buf fds.  A buffer npa exported is used in
  * place.  A foreign one (udmabuf, a camera) is attached to the NPU device
@@ -44,31 +47,69 @@ MODULE_IMPORT_NS(DMA_BUF);
 
 static const struct dma_buf_ops npa_dmabuf_ops;
 
+/*
+ * Can @dev reach the carveout pages of @sgt where they are?  A device
+ * behind an IOMMU gets an I/O virtual address for any page.  Without one,
+ * a page beyond the device's DMA mask (or its bus limit) would be bounced
+ * through swiotlb: the importer would then see a copy, not the buffer
+ * userspace and the NPU share, so it is refused instead.
+ */
+static int npa_dmabuf_reachable(struct device *dev, struct sg_table *sgt)
+{
+	struct scatterlist *sg = sgt->sgl;
+
+	if (!dev->dma_mask)
+		return -EOPNOTSUPP;
+	if (device_iommu_mapped(dev))
+		return 0;
+	if (!dma_capable(dev, phys_to_dma(dev, sg_phys(sg)), sg->length, true))
+		return -ERANGE;
+	return 0;
+}
+
+/*
+ * Map the buffer for the device that attached (attach->dev), the NPU or
+ * an importer: the NPU's bus address means nothing to another device.
+ * The carveout is coherent and CPU access is bracketed by
+ * DMA_BUF_IOCTL_SYNC, so the mapping skips the CPU cache maintenance, as
+ * drm_gem_map_dma_buf() does.
+ *
+ * Return: the mapping, or an ERR_PTR(): -EOPNOTSUPP if the device does no
+ * DMA or the carveout has no struct pages; -ERANGE if the buffer lies
+ * beyond what the device can address; -ENOMEM; or the DMA API's errno.
+ */
 static struct sg_table *npa_dmabuf_map(struct dma_buf_attachment *attach,
 				       enum dma_data_direction dir)
 {
 	struct npa_buffer *buf = attach->dmabuf->priv;
-	struct npa_carveout *co = &buf->ndev->carveout;
 	struct sg_table *sgt;
 	int ret;
 
 	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
-	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
-	if (ret) {
-		kfree(sgt);
-		return ERR_PTR(ret);
-	}
-	/* One contiguous range at its bus address: nothing to map. */
-	sg_dma_address(sgt->sgl) = co->dma + buf->region->offset;
-	sg_dma_len(sgt->sgl) = buf->size;
+	ret = npa_carveout_get_sgtable(&buf->ndev->carveout, buf->region, sgt);
+	if (ret)
+		goto err_free;
+	ret = npa_dmabuf_reachable(attach->dev, sgt);
+	if (ret)
+		goto err_table;
+	ret = dma_map_sgtable(attach->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
+	if (ret)
+		goto err_table;
 	return sgt;
+
+err_table:
+	sg_free_table(sgt);
+err_free:
+	kfree(sgt);
+	return ERR_PTR(ret);
 }
 
 static void npa_dmabuf_unmap(struct dma_buf_attachment *attach,
 			     struct sg_table *sgt, enum dma_data_direction dir)
 {
+	dma_unmap_sgtable(attach->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 	sg_free_table(sgt);
 	kfree(sgt);
 }

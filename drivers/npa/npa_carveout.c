@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
+#include <linux/scatterlist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -222,6 +223,54 @@ void npa_carveout_free(struct npa_carveout *co, struct npa_region *r)
 	mutex_unlock(&co->lock);
 	gen_pool_free(co->pool, r->offset + NPA_CO_BIAS, r->size);
 	kfree(r);
+}
+
+/**
+ * npa_carveout_get_sgtable() - the pages of a region, for another device
+ * @co: the carveout.
+ * @r: the region.
+ * @sgt: out: one entry covering @r, with its struct pages and no DMA
+ *	mapping yet; release with sg_free_table().
+ *
+ * The carveout is one physically contiguous range, so one entry covers any
+ * region.  Memory from memmap= has struct pages where the kernel's memory
+ * map covers it; the coherent allocation and the reserved-memory pool are
+ * asked through the DMA API (dma_get_sgtable()), which is the only one that
+ * knows where a remapped allocation lives.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0; -EOPNOTSUPP when the region has no struct pages or the
+ * allocation is not one contiguous range; -ENOMEM.
+ */
+int npa_carveout_get_sgtable(struct npa_carveout *co, struct npa_region *r,
+			     struct sg_table *sgt)
+{
+	unsigned long pfn;
+	int ret;
+
+	if (co->source == NPA_CARVEOUT_MEMMAP) {
+		pfn = PHYS_PFN(co->phys + r->offset);
+		ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+		if (ret)
+			return ret;
+	} else {
+		ret = dma_get_sgtable(co->dev, sgt, co->vaddr, co->dma,
+				      co->size);
+		if (ret)
+			return ret == -ENXIO ? -EOPNOTSUPP : ret;
+		if (sgt->orig_nents != 1) {
+			sg_free_table(sgt);
+			return -EOPNOTSUPP;
+		}
+		pfn = page_to_pfn(sg_page(sgt->sgl)) +
+		      (r->offset >> PAGE_SHIFT);
+	}
+	if (!pfn_valid(pfn) || !pfn_valid(pfn + (r->size >> PAGE_SHIFT) - 1)) {
+		sg_free_table(sgt);
+		return -EOPNOTSUPP;
+	}
+	sg_set_page(sgt->sgl, pfn_to_page(pfn), r->size, 0);
+	return 0;
 }
 
 /**

@@ -12,6 +12,7 @@
 struct device;
 struct gen_pool;
 struct seq_file;
+struct sg_table;
 struct vm_area_struct;
 
 enum npa_carveout_source {
@@ -71,6 +72,8 @@ void npa_carveout_fini(struct npa_carveout *co);
 struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
 				      const char *owner);
 void npa_carveout_free(struct npa_carveout *co, struct npa_region *r);
+int npa_carveout_get_sgtable(struct npa_carveout *co, struct npa_region *r,
+			     struct sg_table *sgt);
 void npa_carveout_show(struct npa_carveout *co, struct seq_file *m);
 int npa_carveout_mmap(struct npa_carveout *co, struct npa_region *r,
 		      struct vm_area_struct *vma);
