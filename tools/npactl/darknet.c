@@ -644,7 +644,6 @@ static int dn_group(struct dn *d, const struct dn_layer *x, int groups,
 		    int id, struct dn_layer *l)
 {
 	const struct dn_layer in[1] = { *x };	/* @l may be @x */
-	s32 axis = 3;
 	u32 *outs;
 	int i, ret = 0;
 
@@ -663,7 +662,7 @@ static int dn_group(struct dn *d, const struct dn_layer *x, int groups,
 			*l = part;
 	}
 	ret = ret ?: dn_op(d, "route group", NPA_OP_SPLIT, NPA_UNIT_DMA, 0,
-			   &in->t, 1, outs, groups, &axis, 1);
+			   &in->t, 1, outs, groups, NULL, 0);
 	free(outs);
 	return ret;
 }
@@ -676,7 +675,6 @@ static int dn_route(struct dn *d, struct dn_layer *l)
 	u32 n = 1, i, c = 0;
 	u32 *ids = NULL;
 	const char *s;
-	s32 axis = 3;
 
 	if (!layers)
 		return dn_err(d, "[route] without layers=");
@@ -718,7 +716,7 @@ static int dn_route(struct dn *d, struct dn_layer *l)
 	/* Darknet keeps activations channel-planar: a contiguous concat. */
 	ret = dn_output(d, "concat", in[0].h, in[0].w, c, &out);
 	ret = ret ?: dn_op(d, "route", NPA_OP_CONCAT, NPA_UNIT_DMA, 0, ids, n,
-			   &out.t, 1, &axis, 1);
+			   &out.t, 1, NULL, 0);
 	if (!ret)
 		*l = out;
 out_free:
