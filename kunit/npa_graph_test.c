@@ -100,6 +100,20 @@ BAD(op_unit, tg->ops[1].unit = NPA_UNIT_COUNT)
 BAD(op_flags, tg->ops[1].flags = BIT(9))
 BAD(op_pad, tg->ops[1].pad = 1)
 BAD(op_arity_in, tg->ops[1].num_inputs = 2)
+/* ops[1] as a kind that only moves bytes: it defines no params. */
+BAD(op_params_concat, tg->ops[1].kind = NPA_OP_CONCAT; tg->ops[1].params[7] = 1)
+BAD(op_params_split, tg->ops[1].kind = NPA_OP_SPLIT; tg->ops[1].params[0] = 1)
+BAD(op_params_reshape, tg->ops[1].kind = NPA_OP_RESHAPE; tg->ops[1].params[3] = -1)
+BAD(op_params_copy, tg->ops[1].kind = NPA_OP_COPY; tg->ops[1].params[0] = S32_MIN)
+/* Size-only tensors: the params the kind does not define are still 0. */
+BAD(op_params_act, tg->ops[1].params[NPA_P_SHIFT] = 1)
+static void npa_bad_op_params_maxpool_shift(struct npa_tg *tg)
+{
+	tg->ops[0].kind = NPA_OP_MAXPOOL;
+	tg->ops[0].num_inputs = 1;
+	tg->ops[0].params[NPA_P_SHIFT] = 2;
+}
+
 BAD(op_arity_out, tg->ops[2].num_outputs = 0)
 BAD(op_input_range, tg->ops[2].first_input = 7)
 BAD(op_input_wrap, tg->ops[2].first_input = U32_MAX)
@@ -153,6 +167,12 @@ static const struct npa_graph_bad npa_graph_bads[] = {
 	CASE(op_flags, -EINVAL, "ops.flags"),
 	CASE(op_pad, -EINVAL, "ops.pad"),
 	CASE(op_arity_in, -EINVAL, "ops.num_inputs"),
+	CASE(op_params_concat, -EINVAL, "ops.params.reserved"),
+	CASE(op_params_split, -EINVAL, "ops.params.reserved"),
+	CASE(op_params_reshape, -EINVAL, "ops.params.reserved"),
+	CASE(op_params_copy, -EINVAL, "ops.params.reserved"),
+	CASE(op_params_act, -EINVAL, "ops.params.reserved"),
+	CASE(op_params_maxpool_shift, -EINVAL, "ops.params.reserved"),
 	CASE(op_arity_out, -EINVAL, "ops.num_outputs"),
 	CASE(op_input_range, -ERANGE, "ops.first_input"),
 	CASE(op_input_wrap, -ERANGE, "ops.first_input"),
@@ -185,6 +205,43 @@ static void npa_graph_test_valid(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&tg->g, &npa_graph_default_limits,
+						 &err), 0);
+}
+
+/*
+ * The params an op's kind defines are free on size-only tensors (nothing
+ * can check them without shapes); the move kinds with all params 0 are
+ * valid.  The op_params_* cases above refuse the rest.
+ */
+static void npa_graph_test_params_defined(struct kunit *test)
+{
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	static const u32 moves[] = {
+		NPA_OP_CONCAT, NPA_OP_SPLIT, NPA_OP_RESHAPE, NPA_OP_COPY,
+	};
+	struct npa_graph_err err = { };
+	u32 k;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	for (k = 0; k < ARRAY_SIZE(moves); k++) {
+		int ret;
+
+		npa_tg_init(tg);
+		tg->ops[1].kind = moves[k];
+		ret = npa_graph_validate(&tg->g, &npa_graph_default_limits, &err);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "kind %u", moves[k]);
+	}
+	npa_tg_init(tg);
+	for (k = 0; k < NPA_OP_MAX_PARAMS; k++)
+		tg->ops[0].params[k] = k + 1;
+	tg->ops[1].params[NPA_P_ACT] = NPA_ACT_LEAKY;
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&tg->g, &npa_graph_default_limits,
+						 &err), 0);
+	tg->ops[0].kind = NPA_OP_MAXPOOL;
+	tg->ops[0].num_inputs = 1;
+	tg->ops[0].params[NPA_P_GROUPS] = 0;
+	tg->ops[0].params[NPA_P_SHIFT] = 0;
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&tg->g, &npa_graph_default_limits,
 						 &err), 0);
 }
@@ -462,6 +519,7 @@ static void npa_graph_test_exec_check(struct kunit *test)
 static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_valid),
 	KUNIT_CASE_PARAM(npa_graph_test_invalid, npa_graph_bad_gen_params),
+	KUNIT_CASE(npa_graph_test_params_defined),
 	KUNIT_CASE(npa_graph_test_inplace),
 	KUNIT_CASE(npa_graph_test_inplace_refused),
 	KUNIT_CASE(npa_graph_test_concat),

@@ -88,6 +88,31 @@ static const struct {
 	[NPA_OP_REORG] = { 1, 1, 1, 1 },
 };
 
+/*
+ * The params each operator kind defines (bit n: params[n]); the others are
+ * reserved and must be 0, whether or not the op's tensors have shapes.
+ * The kinds that only move bytes (CONCAT, SPLIT, RESHAPE, COPY) define
+ * none.
+ */
+#define NPA_P_BIT(p)		(1U << (p))
+#define NPA_P_WINDOW \
+	(NPA_P_BIT(NPA_P_KH) | NPA_P_BIT(NPA_P_KW) | NPA_P_BIT(NPA_P_SH) | \
+	 NPA_P_BIT(NPA_P_SW) | NPA_P_BIT(NPA_P_PAD_T) | NPA_P_BIT(NPA_P_PAD_L))
+static const u8 npa_op_params[NPA_OP_KIND_COUNT] = {
+	[NPA_OP_CONV2D] = NPA_P_WINDOW | NPA_P_BIT(NPA_P_GROUPS) |
+			  NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_DWCONV2D] = NPA_P_WINDOW | NPA_P_BIT(NPA_P_GROUPS) |
+			    NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_MAXPOOL] = NPA_P_WINDOW,
+	[NPA_OP_AVGPOOL] = NPA_P_WINDOW | NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_ADD] = NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_MUL] = NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_ACTIVATION] = NPA_P_BIT(NPA_P_ACT),
+	[NPA_OP_UPSAMPLE] = NPA_P_BIT(NPA_P_STRIDE),
+	[NPA_OP_FC] = NPA_P_BIT(NPA_P_SHIFT),
+	[NPA_OP_REORG] = NPA_P_BIT(NPA_P_STRIDE),
+};
+
 static const u8 npa_dtype_bytes[NPA_DTYPE_COUNT] = {
 	[NPA_DTYPE_INT8] = 1,
 	[NPA_DTYPE_UINT8] = 1,
@@ -238,6 +263,10 @@ static int npa_validate_op(const struct npa_graph *g, u32 i,
 		return npa_fail(err, "ops.flags", i, -EINVAL);
 	if (op->pad)
 		return npa_fail(err, "ops.pad", i, -EINVAL);
+	for (k = 0; k < NPA_OP_MAX_PARAMS; k++) {
+		if (op->params[k] && !(npa_op_params[op->kind] & NPA_P_BIT(k)))
+			return npa_fail(err, "ops.params.reserved", i, -EINVAL);
+	}
 	if (op->num_inputs < npa_op_arity[op->kind].min_in ||
 	    (npa_op_arity[op->kind].max_in &&
 	     op->num_inputs > npa_op_arity[op->kind].max_in))
@@ -443,7 +472,8 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
  *
  * Context: Process context; may sleep.
  * Return: 0 if the graph is valid, else the errno of the first failure:
- * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field),
+ * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field,
+ * a param the op's kind does not define: field "ops.params.reserved"),
  * -E2BIG (a count above its limit), -EFBIG (a tensor above the size
  * limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes that must agree do
  * not), -ERANGE (an index or id out of range), -EEXIST (a tensor produced
