@@ -411,7 +411,10 @@ static u64 npa_exec_sum(const struct npa_exec_dl *l)
 	return sum;
 }
 
-/* CONCAT, SPLIT, RESHAPE, COPY move bytes; their params are ignored. */
+/*
+ * CONCAT, SPLIT, RESHAPE, COPY move bytes; they define no params (graph
+ * validation refuses non-zero ones).
+ */
 static int npa_exec_check_move(const struct npa_op_desc *op,
 			       const struct npa_exec_dl *in,
 			       const struct npa_exec_dl *out)
