@@ -18,15 +18,31 @@
  *   level) and their earlier conflicts (second level), swap one of each.
  *   Random numbers from rand_r() with seed 0, as TVM on Linux. Stops at
  *   the memory pressure (the lower bound), returns the last accepted plan.
+ * Vela, ethosu/vela/hillclimb_allocation.py:
+ *   HillClimbAllocator.allocate(): order by (urgency, size) descending
+ *   (urgency: the largest live-byte total over the buffer's lifetime),
+ *   first fit; then search(): up to MAX_ITERATIONS = 99999 rounds of
+ *   attempt_bottleneck_fix() (swap two of the turns that placed the peak
+ *   buffer, its neighbours and their predecessor chains; a non-neighbour
+ *   with probability 30/101; widened by the neighbours after 50 rounds
+ *   without improvement) and allocate_indices() (which gives up as soon as
+ *   it exceeds the best size), keeping the best order; stops at the lower
+ *   bound. Vela seeds Python's Mersenne Twister with 1; this uses
+ *   splitmix64 with seed 1 (same probabilities, another random stream).
+ *   Vela is given no memory limit above the lower bound.
+ * Vela, ethosu/vela/tensor_allocation.py: linear_allocate_live_ranges():
+ *   every buffer at the next free address, no reuse.
  *
- * Simplifications: one pool of unbounded size (TVM's pool candidates and
- * size checks do not apply); each buffer's offset is rounded up to its own
- * alignment (TVM rounds to the conflicting buffer's alignment); zero-size
- * buffers go to offset 0 and take part in nothing. Where upstream iterates
- * a hash map (TVM's buffers at the peak) the order here is by index, and
- * conflicts are listed by lifetime start. The hill climb can be capped by
- * the conflicts it visits (@work_cap), because a single greedy pass over
- * the largest trace visits 360 million.
+ * Simplifications common to all: one pool of unbounded size (TVM's pool
+ * candidates and size checks, Vela's memory areas do not apply); each
+ * buffer's offset is rounded up to its own alignment (TVM rounds to the
+ * conflicting buffer's alignment, Vela to its allocation granularity);
+ * zero-size buffers go to offset 0 and take part in nothing. Where
+ * upstream iterates a hash map or set (TVM's buffers at the peak, Vela's
+ * neighbours) the order here is by index (buffers at the peak) or by
+ * lifetime start (conflicts). The two hill climbs can be capped by the
+ * conflicts they visit (@work_cap), because a single greedy pass over the
+ * largest trace visits 360 million.
  *
  * Conflicts are not stored (Y_1 has 180 million pairs): a buffer's are
  * enumerated from the buffers sorted by start (those starting inside its
@@ -43,6 +59,7 @@
 #include <linux/minmax.h>
 
 #include "baselines.h"
+#include "gen.h"
 
 #define BL_NONE	U64_MAX		/* not placed */
 #define BL_NOID	U32_MAX
@@ -253,7 +270,7 @@ static u64 align_up(u64 v, u64 align)
  * First fit of @x among its placed conflicts (@off[] != BL_NONE), as TVM's
  * PostSortAllocation() does it: conflicts by offset, bump the candidate
  * over each one it overlaps. @pred (may be NULL): the conflict bumped over
- * last or BL_NOID; @nplaced: placed conflicts.
+ * last (Vela's predecessor) or BL_NOID; @nplaced: placed conflicts.
  */
 static u64 bl_first_fit(struct bl_inst *in, u32 x, const u64 *off, u32 *pred,
 			u32 *nplaced)
@@ -548,6 +565,267 @@ out:
 	return total_size;
 }
 
+/* ---- Vela ---- */
+
+struct vela {
+	struct bl_inst *in;
+	u64 *addr;	/* lr.address, BL_NONE when NOT_ALLOCATED */
+	u64 *end;	/* lr.end_address (kept when not allocated) */
+	u32 *pred;	/* lr.predecessor */
+	u32 *turn;	/* lr.turn (kept when not allocated) */
+	u32 *turns;	/* turn_list */
+	u32 *non_nb;	/* non_nb_turn_list */
+	u8 *in_set;	/* turn_set, by turn */
+	u32 *nb2;	/* scratch: a neighbour's neighbours */
+	u64 best_size, min_required;
+	u64 rng;
+};
+
+/* allocate_indices(): first fit in order, give up above best_size. */
+static u64 vela_allocate(struct vela *v, const u32 *indices)
+{
+	struct bl_inst *in = v->in;
+	u64 size = 0;
+	u32 t, i;
+
+	for (i = 0; i < in->n; i++)
+		v->addr[i] = BL_NONE;
+	for (t = 0; t < in->m; t++) {
+		u32 x = indices[t];
+
+		v->addr[x] = bl_first_fit(in, x, v->addr, &v->pred[x], NULL);
+		v->end[x] = v->addr[x] + in->b[x].size;
+		v->turn[x] = t;
+		size = max(size, v->end[x]);
+		if (size > v->best_size)
+			break;
+	}
+	return size;
+}
+
+static void vela_add_turn(struct vela *v, u32 *nt, u32 turn)
+{
+	if (v->in_set[turn])
+		return;
+	v->in_set[turn] = 1;
+	v->turns[(*nt)++] = turn;
+}
+
+/* add_predecessor_turns(); the walk is bounded against stale cycles. */
+static void vela_add_pred_turns(struct vela *v, u32 *nt, u32 x)
+{
+	u32 steps = 0;
+
+	vela_add_turn(v, nt, v->turn[x]);
+	while (v->pred[x] != BL_NOID && steps++ < v->in->m) {
+		x = v->pred[x];
+		vela_add_turn(v, nt, v->turn[x]);
+	}
+	v->in->work += steps;
+}
+
+static bool vela_is_neighbour(const struct npa_plan_buf *a,
+			      const struct npa_plan_buf *b)
+{
+	return a->lo < b->hi && b->lo < a->hi;
+}
+
+static u32 vela_randint(struct vela *v, u32 lo, u32 hi)
+{
+	return lo + npa_gen_below(&v->rng, (u64)hi - lo + 1);
+}
+
+static void vela_bottleneck_fix(struct vela *v, u32 *indices, u32 stuck)
+{
+	struct bl_inst *in = v->in;
+	u32 max_lr = in->ids[0], nt = 0, nn = 0, k, i, j, ix1, ix2, tmp;
+
+	for (i = 1; i < in->m; i++)
+		if (v->end[in->ids[i]] > v->end[max_lr])
+			max_lr = in->ids[i];
+
+	vela_add_pred_turns(v, &nt, max_lr);
+	k = bl_conflicts(in, max_lr, in->nb);
+	for (i = 0; i < k; i++)
+		vela_add_pred_turns(v, &nt, in->nb[i]);
+
+	for (i = 0; i < nt; i++)
+		if (!vela_is_neighbour(&in->b[max_lr],
+				       &in->b[indices[v->turns[i]]]))
+			v->non_nb[nn++] = v->turns[i];
+	if (vela_randint(v, 0, 100) < 30 && nn)
+		ix1 = v->non_nb[vela_randint(v, 0, nn - 1)];
+	else
+		ix1 = v->turns[vela_randint(v, 0, nt - 1)];
+	/* Python raises on randint(0, -1); keep ix1 then. */
+	ix2 = nt > 1 ? v->turns[vela_randint(v, 0, nt - 2)] : ix1;
+	if (ix1 == ix2)
+		ix2 = v->turns[nt - 1];
+	tmp = indices[ix1];
+	indices[ix1] = indices[ix2];
+	indices[ix2] = tmp;
+
+	if (stuck > 50) {
+		/* MAX_ITERATIONS_STUCK: add the neighbours, swap once more. */
+		u32 n0 = nt;
+
+		for (i = 0; i < n0; i++) {
+			k = bl_conflicts(in, indices[v->turns[i]], v->nb2);
+			for (j = 0; j < k; j++)
+				vela_add_turn(v, &nt, v->turn[v->nb2[j]]);
+		}
+		ix1 = v->turns[vela_randint(v, 0, nt - 1)];
+		ix2 = v->turns[vela_randint(v, 0, nt - 1)];
+		tmp = indices[ix1];
+		indices[ix1] = indices[ix2];
+		indices[ix2] = tmp;
+	}
+	for (i = 0; i < nt; i++)
+		v->in_set[v->turns[i]] = 0;
+}
+
+static struct vela *sort_vela;
+static u64 *sort_urgency;
+
+/* indices.sort(key=(urgency, size), reverse=True): stable, ties by id. */
+static int vela_cmp_prio(const void *pa, const void *pb)
+{
+	u32 a = *(const u32 *)pa, b = *(const u32 *)pb;
+	const struct npa_plan_buf *x = &sort_vela->in->b[a];
+	const struct npa_plan_buf *y = &sort_vela->in->b[b];
+
+	if (sort_urgency[a] != sort_urgency[b])
+		return sort_urgency[a] > sort_urgency[b] ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Live bytes per step and each buffer's maximum of it (lr_urgency). */
+static int vela_urgency(struct bl_inst *in, u64 *urg)
+{
+	u32 steps = in->leaves, lg = 1, l, i;
+	u64 *t;
+
+	while ((1U << lg) <= steps)
+		lg++;
+	t = calloc((size_t)lg * (steps + 1), sizeof(u64));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < in->m; i++) {
+		const struct npa_plan_buf *x = &in->b[in->ids[i]];
+
+		t[x->lo] += x->size;
+		t[x->hi] -= x->size;
+	}
+	for (i = 1; i < steps; i++)
+		t[i] += t[i - 1];
+	/* Sparse table of range maxima. */
+	for (l = 1; l < lg; l++)
+		for (i = 0; i + (1U << l) <= steps; i++)
+			t[(size_t)l * (steps + 1) + i] =
+				max(t[(size_t)(l - 1) * (steps + 1) + i],
+				    t[(size_t)(l - 1) * (steps + 1) + i +
+				      (1U << (l - 1))]);
+	for (i = 0; i < in->m; i++) {
+		const struct npa_plan_buf *x = &in->b[in->ids[i]];
+		u32 len = x->hi - x->lo, k = 0;
+
+		while ((2U << k) <= len)
+			k++;
+		urg[in->ids[i]] = max(t[(size_t)k * (steps + 1) + x->lo],
+				      t[(size_t)k * (steps + 1) + x->hi -
+					(1U << k)]);
+	}
+	free(t);
+	return 0;
+}
+
+static u64 vela_hill_climb(struct bl_inst *in, u64 lower_bound, u64 *best,
+			   struct npa_bl_result *res)
+{
+	struct vela v = {
+		.in = in,
+		.addr = calloc(in->n + 1, sizeof(u64)),
+		.end = calloc(in->n + 1, sizeof(u64)),
+		.pred = calloc(in->n + 1, sizeof(u32)),
+		.turn = calloc(in->n + 1, sizeof(u32)),
+		.turns = calloc(in->m + 1, sizeof(u32)),
+		.non_nb = calloc(in->m + 1, sizeof(u32)),
+		.in_set = calloc(in->m + 1, 1),
+		.nb2 = calloc(in->n + 1, sizeof(u32)),
+		.best_size = U64_MAX,
+		.min_required = lower_bound,
+		.rng = 1,
+	};
+	u32 *indices = calloc(in->m + 1, sizeof(u32));
+	u32 *best_indices = calloc(in->m + 1, sizeof(u32));
+	u64 *urg = calloc(in->n + 1, sizeof(u64));
+	u32 i, last_improvement = 0;
+	u64 size = 0;
+
+	if (!v.addr || !v.end || !v.pred || !v.turn || !v.turns ||
+	    !v.non_nb || !v.in_set || !v.nb2 || !indices || !best_indices ||
+	    !urg || vela_urgency(in, urg))
+		goto out;
+	memcpy(indices, in->ids, in->m * sizeof(u32));
+	sort_vela = &v;
+	sort_urgency = urg;
+	qsort(indices, in->m, sizeof(u32), vela_cmp_prio);
+
+	v.best_size = vela_allocate(&v, indices);
+	memcpy(best, v.addr, in->n * sizeof(u64));
+	memcpy(best_indices, indices, in->m * sizeof(u32));
+	for (i = 0; i < NPA_BL_VELA_HILL_ITERATIONS &&
+	     v.best_size > v.min_required; i++) {
+		if (in->cap && in->work >= in->cap) {
+			res->capped = true;
+			break;
+		}
+		res->iterations++;
+		vela_bottleneck_fix(&v, indices, i - last_improvement);
+		size = vela_allocate(&v, indices);
+		if (size <= v.best_size) {
+			if (size < v.best_size)
+				last_improvement = i;
+			v.best_size = size;
+			memcpy(best_indices, indices, in->m * sizeof(u32));
+			memcpy(best, v.addr, in->n * sizeof(u64));
+		} else {
+			memcpy(indices, best_indices, in->m * sizeof(u32));
+		}
+	}
+	size = v.best_size;
+out:
+	free(v.addr);
+	free(v.end);
+	free(v.pred);
+	free(v.turn);
+	free(v.turns);
+	free(v.non_nb);
+	free(v.in_set);
+	free(v.nb2);
+	free(indices);
+	free(best_indices);
+	free(urg);
+	return size;
+}
+
+/* linear_allocate_live_ranges(): one after another, no reuse. */
+static u64 vela_linear(struct bl_inst *in, u64 *off)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < in->m; i++) {
+		u32 x = in->ids[i];
+
+		off[x] = align_up(total, in->b[x].align);
+		total = off[x] + in->b[x].size;
+	}
+	return total;
+}
+
 int npa_bl_plan(enum npa_bl_algo algo, struct npa_plan_buf *bufs, u32 n,
 		const char * const *names, u64 work_cap,
 		struct npa_bl_result *res)
@@ -580,8 +858,14 @@ int npa_bl_plan(enum npa_bl_algo algo, struct npa_plan_buf *bufs, u32 n,
 		      tvm_cmp_size : tvm_cmp_conflicts);
 		res->peak = tvm_greedy(&in, order, off, NULL);
 		break;
-	default:
+	case NPA_BL_TVM_HILL:
 		res->peak = tvm_hill_climb(&in, lb, off, res);
+		break;
+	case NPA_BL_VELA_HILL:
+		res->peak = vela_hill_climb(&in, lb, off, res);
+		break;
+	default:
+		res->peak = vela_linear(&in, off);
 		break;
 	}
 	if (in.m && !res->peak)
@@ -603,6 +887,8 @@ const char *npa_bl_name(enum npa_bl_algo algo)
 		[NPA_BL_TVM_SIZE] = "TVM greedy_by_size",
 		[NPA_BL_TVM_CONFLICTS] = "TVM greedy_by_conflicts",
 		[NPA_BL_TVM_HILL] = "TVM hill_climb",
+		[NPA_BL_VELA_HILL] = "Vela HillClimb",
+		[NPA_BL_VELA_LINEAR] = "Vela LinearAlloc",
 	};
 
 	return algo < NPA_BL_COUNT ? names[algo] : "?";

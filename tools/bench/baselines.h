@@ -3,7 +3,8 @@
  * Other projects' arena planners, re-implemented for the host benchmark
  * (npa-bench --baselines) so that npa can be compared with them on the
  * same instances: TVM's Unified Static Memory Planner (greedy_by_size,
- * greedy_by_conflicts, hill_climb). TFLite's greedy by size is
+ * greedy_by_conflicts, hill_climb) and Arm's Vela (HillClimb and
+ * LinearAlloc tensor allocators). TFLite's greedy by size is
  * npa_plan_greedy() itself. Host-only code; see baselines.c for which
  * upstream function each one follows and what was simplified.
  */
@@ -18,11 +19,14 @@ enum npa_bl_algo {
 	NPA_BL_TVM_SIZE,	/* TVM USMP greedy_by_size */
 	NPA_BL_TVM_CONFLICTS,	/* TVM USMP greedy_by_conflicts */
 	NPA_BL_TVM_HILL,	/* TVM USMP hill_climb */
+	NPA_BL_VELA_HILL,	/* Vela HillClimb tensor allocator */
+	NPA_BL_VELA_LINEAR,	/* Vela LinearAlloc tensor allocator */
 	NPA_BL_COUNT,
 };
 
-/* Upstream iteration count of the hill climb. */
+/* Upstream iteration counts of the two hill climbs. */
 #define NPA_BL_TVM_HILL_ATTEMPTS	500	/* hill_climb.cc _max_attempts */
+#define NPA_BL_VELA_HILL_ITERATIONS	99999	/* HillClimbAllocator.MAX_ITERATIONS */
 
 /**
  * struct npa_bl_result - what one baseline run found
@@ -44,7 +48,7 @@ struct npa_bl_result {
 /*
  * Plan @bufs (offsets written) with @algo. @names are the buffers' names
  * (TVM breaks ties of its sort by them) or NULL for their decimal indices.
- * @work_cap bounds the conflicts the hill climb visits (0: no cap, run the
+ * @work_cap bounds the conflicts the hill climbs visit (0: no cap, run the
  * upstream iteration count). Returns 0 or a negative errno.
  */
 int npa_bl_plan(enum npa_bl_algo algo, struct npa_plan_buf *bufs, u32 n,
