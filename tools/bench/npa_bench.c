@@ -6,11 +6,17 @@
  *
  * usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]
  *                  [--seeds K] [--budget N]
+ *        npa-bench --baselines [TRACES-DIR] [--bl-work N]
+ *
+ * --baselines compares npa with other projects' planners (baselines.c) on
+ * the traces and on generated strips; --bl-work caps the conflicts each
+ * hill climb visits (default %NPA_BENCH_BL_WORK, 0: no cap).
  *
  * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the shared/
  * directory next to the repository (from its root or from tools/).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +30,7 @@ extern char **environ;
 #include <linux/ktime.h>
 #include <linux/limits.h>
 
+#include "baselines.h"
 #include "gen.h"
 #include "npa_plan.h"
 #include "../npactl/npactl.h"
@@ -263,10 +270,205 @@ static void bench_scaling(const char *self, bool quick)
 	printf("\n");
 }
 
+/* Default work cap of the hill climbs of --baselines: conflicts visited. */
+#define NPA_BENCH_BL_WORK	300000000ULL
+
+/* Columns of --baselines: TFLite, the baselines.c ones, npa. */
+#define BL_COLS		(NPA_BL_COUNT + 2)
+
+struct bl_row {
+	u64 lb;
+	u64 peak[BL_COLS], ns[BL_COLS], iters[BL_COLS];
+	bool capped[BL_COLS], bad[BL_COLS];
+};
+
+static const char * const bl_head[BL_COLS] = {
+	"TFLite", "TVM size", "TVM confl", "TVM hill", "Vela hill",
+	"Vela lin", "npa",
+};
+
+/* Plan @in with every planner, verify each plan. */
+static int bl_run(const struct npa_plan_buf *in, u32 n,
+		  const char * const *names, u64 cap, struct bl_row *r)
+{
+	struct npa_plan_buf *b = malloc((n ? n : 1) * sizeof(*b));
+	struct npa_plan_params p = { 0 };
+	struct npa_plan_result res;
+	struct npa_bl_result br;
+	int c, ret = 0;
+
+	if (!b)
+		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	r->lb = npa_plan_lower_bound(in, n);
+	for (c = 0; c < BL_COLS; c++) {
+		memcpy(b, in, n * sizeof(*b));
+		if (!c) {
+			ret = npa_plan_greedy(b, n, &res);
+			br.peak = res.peak;
+			br.plan_ns = res.plan_ns;
+			br.iterations = 0;
+			br.capped = false;
+		} else if (c == BL_COLS - 1) {
+			ret = npa_plan(b, n, &p, &res);
+			br.peak = res.peak;
+			br.plan_ns = res.plan_ns;
+			br.iterations = 0;
+			br.capped = false;
+		} else {
+			ret = npa_bl_plan(c - 1, b, n, names, cap, &br);
+		}
+		r->bad[c] = ret || npa_plan_verify(b, n, br.peak) ||
+			    br.peak < r->lb;
+		if (r->bad[c])
+			fprintf(stderr, "error: %s: %s plan invalid (%d)\n",
+				names ? "trace" : "strip", bl_head[c], ret);
+		r->peak[c] = br.peak;
+		r->ns[c] = br.plan_ns;
+		r->iters[c] = br.iterations;
+		r->capped[c] = br.capped;
+	}
+	free(b);
+	return 0;
+}
+
+static void bl_header(const char *what)
+{
+	int c;
+
+	printf("| %-20s | %7s | %15s |", what, "buffers", "lower bound");
+	for (c = 0; c < BL_COLS; c++)
+		printf(" %9s |", bl_head[c]);
+	printf("\n|----------------------|---------|-----------------|");
+	for (c = 0; c < BL_COLS; c++)
+		printf("-----------|");
+	printf("\n");
+}
+
+static void bl_line(const char *name, u32 n, const struct bl_row *r)
+{
+	int c;
+
+	printf("| %-20s | %7u | %15llu |", name, n, r->lb);
+	for (c = 0; c < BL_COLS; c++) {
+		if (r->bad[c])
+			printf(" %9s |", "INVALID");
+		else
+			printf(" %+8.3f%% |", pct(r->peak[c], r->lb));
+	}
+	printf("\n");
+}
+
+static void bl_time_header(void)
+{
+	int c;
+
+	printf("| %-20s |", "plan ms (iterations)");
+	for (c = 0; c < BL_COLS; c++)
+		printf(" %15s |", bl_head[c]);
+	printf("\n|----------------------|");
+	for (c = 0; c < BL_COLS; c++)
+		printf("-----------------|");
+	printf("\n");
+}
+
+static void bl_time_line(const char *name, const struct bl_row *r)
+{
+	char cell[64];
+	int c;
+
+	printf("| %-20s |", name);
+	for (c = 0; c < BL_COLS; c++) {
+		int len = snprintf(cell, sizeof(cell), "%.1f", r->ns[c] / 1e6);
+
+		if (c == 1 + NPA_BL_TVM_HILL || c == 1 + NPA_BL_VELA_HILL)
+			snprintf(cell + len, sizeof(cell) - len, " (%llu%s)",
+				 r->iters[c], r->capped[c] ? "*" : "");
+		printf(" %15s |", cell);
+	}
+	printf("\n");
+}
+
+struct bl_case {
+	char name[64];
+	u32 n;
+	struct bl_row r;
+};
+
+static void bench_baselines(const char *dir, u64 cap)
+{
+	static const u32 strip_n[] = { 100, 500, 1000 };
+	struct bl_case *cs = calloc(256 + 2 * ARRAY_SIZE(strip_n), sizeof(*cs));
+	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
+	char *names[256];
+	struct dirent *e;
+	int nn = 0, nc = 0, i, k;
+	DIR *d = opendir(dir);
+
+	if (!d || !cs || !b) {
+		perror(dir);
+		goto out;
+	}
+	while ((e = readdir(d)) && nn < 256)
+		if (strstr(e->d_name, ".csv"))
+			names[nn++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, nn, sizeof(*names), by_name);
+	for (i = 0; i < nn; i++) {
+		char path[8192];
+		struct npactl_csv csv;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!npactl_csv_read(path, &csv)) {
+			snprintf(cs[nc].name, sizeof(cs[nc].name), "%s",
+				 names[i]);
+			cs[nc].n = csv.n;
+			if (!bl_run(csv.bufs, csv.n,
+				    (const char * const *)csv.ids, cap,
+				    &cs[nc].r))
+				nc++;
+			npactl_csv_free(&csv);
+		}
+		free(names[i]);
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < (int)ARRAY_SIZE(strip_n); i++) {
+			u32 n = (k ? npa_gen_sweep : npa_gen_strip)(b,
+					strip_n[i], 1000000, 1000,
+					7919 + strip_n[i]);
+
+			snprintf(cs[nc].name, sizeof(cs[nc].name), "%s %u",
+				 k ? "sweep" : "strip", strip_n[i]);
+			cs[nc].n = n;
+			if (!bl_run(b, n, NULL, cap, &cs[nc].r))
+				nc++;
+		}
+	}
+
+	printf("Baselines: peak over the lower bound (TFLite greedy by size,\n"
+	       "TVM USMP greedy_by_size / greedy_by_conflicts / hill_climb,\n"
+	       "Vela HillClimb / LinearAlloc, npa with its default budget).\n\n");
+	bl_header("trace");
+	for (i = 0; i < nc; i++)
+		bl_line(cs[i].name, cs[i].n, &cs[i].r);
+	printf("\n");
+	bl_time_header();
+	for (i = 0; i < nc; i++)
+		bl_time_line(cs[i].name, &cs[i].r);
+	printf("\n(iterations) of the hill climbs; * = stopped at the work cap of %llu\n"
+	       "conflicts visited, before the upstream count (TVM %u, Vela %u).\n\n",
+	       (unsigned long long)cap, NPA_BL_TVM_HILL_ATTEMPTS,
+	       NPA_BL_VELA_HILL_ITERATIONS);
+out:
+	free(cs);
+	free(b);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("NPA_BENCH_DIR");
-	bool quick = false, only_strips = false;
+	bool quick = false, only_strips = false, baselines = false;
+	u64 bl_work = NPA_BENCH_BL_WORK;
 	char buf[4096];
 	int i;
 
@@ -287,6 +489,10 @@ int main(int argc, char **argv)
 			quick = true;
 		else if (!strcmp(argv[i], "--strips"))
 			only_strips = true;
+		else if (!strcmp(argv[i], "--baselines"))
+			baselines = true;
+		else if (!strcmp(argv[i], "--bl-work") && i + 1 < argc)
+			bl_work = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--strip-n") && i + 1 < argc)
 			strip_only = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
@@ -295,6 +501,10 @@ int main(int argc, char **argv)
 			strip_budget = strtoull(argv[++i], NULL, 0);
 		else
 			dir = argv[i];
+	}
+	if (baselines) {
+		bench_baselines(dir, bl_work);
+		return 0;
 	}
 	if (only_strips) {
 		bench_strips(quick);
