@@ -464,6 +464,17 @@ out:
 	free(b);
 }
 
+static int usage(FILE *f, int ret)
+{
+	fprintf(f,
+		"usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]\n"
+		"                 [--seeds K] [--budget N]\n"
+		"       npa-bench --baselines [TRACES-DIR] [--bl-work N]\n"
+		"Prints the planner's benchmark tables (traces, tightly packed\n"
+		"strips, scaling); see Documentation/planner.rst.\n");
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("NPA_BENCH_DIR");
@@ -499,6 +510,10 @@ int main(int argc, char **argv)
 			strip_seeds = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
 			strip_budget = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage(stdout, 0);
+		else if (argv[i][0] == '-')
+			return usage(stderr, 2);
 		else
 			dir = argv[i];
 	}
