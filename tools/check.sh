@@ -67,12 +67,20 @@ stock() {
 		tools/kmod-build.sh "$kd" build/stock
 }
 
+# The benchmark is not run by the check, but it must build and start.
+bench_smoke() {
+	make -s -C tools OUT="$here/build" bench-build &&
+		build/bin/npa-bench --help >/dev/null &&
+		build/bin/npa-bench --strips --strip-n 50 --seeds 1 >/dev/null
+}
+
 host() {
 	make -s tools tests || { echo "not ok - host tools build"; return 1; }
 	echo "ok - host tools build"
 	if [ -f tools/Makefile ] && make -s -C tools -n test >/dev/null 2>&1; then
 		make -s -C tools OUT="$here/build" test
 	fi
+	tap "npa-bench builds, prints its usage and plans 50-rect strips" bench_smoke
 }
 
 kunit() {
