@@ -247,6 +247,7 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	 * open file pins it now.
 	 */
 	__module_get(THIS_MODULE);
+	job->fault_op = NPA_JOB_OP_NONE;
 	spin_lock_init(&job->fence_lock);
 	/*
 	 * A context of its own: jobs do not end in submission order (a

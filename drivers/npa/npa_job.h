@@ -36,7 +36,8 @@ struct npa_model;
  * @wq: woken when the job ends (poll).
  * @timeout_ns: the watchdog's limit for this job.
  * @status: enum npa_job_status.
- * @fault_op: the op that faulted.
+ * @fault_op: the op that faulted or refused its operands, else
+ *	%NPA_JOB_OP_NONE.
  * @fault_addr: the device address that faulted.
  * @submit_ns: CLOCK_MONOTONIC times, see &struct npa_job_wait.
  * @start_ns: see &struct npa_job_wait.

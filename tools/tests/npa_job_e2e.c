@@ -301,7 +301,8 @@ static void test_faults(int fd, int model)
 	debugfs_write(DBG "inject_fault", "1");
 	job = submit(fd, model, &io, 0, NULL);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_FAULT && w.fault_addr,
+	tap_ok(ret == 0 && w.status == NPA_JOB_FAULT && w.fault_addr &&
+	       w.op < graph.num_ops,
 	       "injected bad address: fault at %#llx in op %u (%s)",
 	       (unsigned long long)w.fault_addr, w.op, npa_job_status_name(w.status));
 	close(job);
@@ -317,9 +318,9 @@ static void test_faults(int fd, int model)
 	ret = npa_job_wait(fd, job, npa_now_ns() + 100000000LL, &w);
 	tap_ok(ret == -ETIME, "waiting 100 ms on a hung job: ETIME (%d)", ret);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_TIMEOUT,
-	       "hung job with a 300 ms timeout ends in TIMEOUT (%d, %s)", ret,
-	       npa_job_status_name(w.status));
+	tap_ok(ret == 0 && w.status == NPA_JOB_TIMEOUT && w.op == NPA_JOB_OP_NONE,
+	       "hung job with a 300 ms timeout ends in TIMEOUT, no op to blame (%d, %s, op %#x)",
+	       ret, npa_job_status_name(w.status), w.op);
 	close(job);
 	f = fopen("/sys/bus/platform/devices/npa-sim/resets", "r");
 	if (f) {
@@ -332,8 +333,10 @@ static void test_faults(int fd, int model)
 
 	job = submit(fd, model, &io, 0, NULL);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !io_check(&io),
-	       "the NPU works again after the timeout (%s)", npa_job_status_name(w.status));
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !io_check(&io) &&
+	       w.op == NPA_JOB_OP_NONE,
+	       "the NPU works again after the timeout (%s, op %#x)",
+	       npa_job_status_name(w.status), w.op);
 	close(job);
 
 	/* A hang, a queued job behind it; cancel the queued one, reset. */
@@ -344,9 +347,10 @@ static void test_faults(int fd, int model)
 	ret = npa_job_cancel(fd, job2);
 	tap_ok(ret == 0, "cancel a queued job (%d)", ret);
 	ret = npa_job_wait(fd, job2, npa_now_ns() + 10 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_ABORTED && !w.start_ns,
-	       "the cancelled job ends ABORTED without running (%s)",
-	       npa_job_status_name(w.status));
+	tap_ok(ret == 0 && w.status == NPA_JOB_ABORTED && !w.start_ns &&
+	       w.op == NPA_JOB_OP_NONE,
+	       "the cancelled job ends ABORTED without running, op NONE (%s, op %#x)",
+	       npa_job_status_name(w.status), w.op);
 	debugfs_write(DBG "reset", "1");
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
 	tap_ok(ret == 0 && w.status == NPA_JOB_ABORTED,

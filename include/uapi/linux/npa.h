@@ -453,7 +453,8 @@ enum npa_job_status {
  * @deadline_ns: in: absolute CLOCK_MONOTONIC time to give up at; 0 polls.
  * @status: out: enum npa_job_status.
  * @op: out: for a fault, the operator that faulted; for an operator that
- *	refused its operands (%NPA_JOB_ABORTED), that operator.
+ *	refused its operands (%NPA_JOB_ABORTED), that operator; otherwise
+ *	%NPA_JOB_OP_NONE.
  * @fault_addr: out: for a fault, the device address.
  * @submit_ns: out: CLOCK_MONOTONIC time of submission.
  * @start_ns: out: time the NPU started it (0 if it did not).
@@ -468,6 +469,9 @@ enum npa_job_status {
  * (@start_ns is then set, nothing was written), or an operator refused
  * its operands at run time (@op).
  */
+/* &npa_job_wait.op when no operator is to blame for how the job ended. */
+#define NPA_JOB_OP_NONE		0xffffffffU
+
 struct npa_job_wait {
 	__s32 job_fd;
 	__u32 flags;
