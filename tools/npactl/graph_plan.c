@@ -477,7 +477,8 @@ static void graph_print(const struct npactl_graph *g)
 static void graph_usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: npactl graph [--json] [--size N | --input WxH] FILE.json|FILE.cfg\n"
+		"usage: npactl graph [--json] [--size N | --input WxH] [--im2col M]\n"
+		"                    FILE.json|FILE.cfg\n"
 		"\n"
 		"Show the graph npactl builds from FILE: one line per operator with its\n"
 		"operands, their shapes and its scratch requests (size, '(min N)' for\n"

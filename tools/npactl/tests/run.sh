@@ -152,9 +152,21 @@ cmd_help() {
 	"$NPACTL" "$1" --help >"$tmp/h" 2>"$tmp/h.err" || return 1
 	grep -q "^usage: npactl $1" "$tmp/h"
 }
+# ... and its synopsis (up to the first blank line) names every option
+# the text below it describes.
+cmd_synopsis() {
+	local o syn
+	"$NPACTL" "$1" --help >"$tmp/h" 2>/dev/null || return 1
+	syn=$(sed -n '/^usage:/,/^$/p' "$tmp/h")
+	for o in $(grep -o '^ *--[a-z0-9-]*' "$tmp/h"); do
+		grep -q -- "$o\b" <<<"$syn" || { echo "# $1: $o not in the synopsis"; return 1; }
+	done
+}
 check "npactl --help lists the commands" test "$(echo $help_cmds | wc -w)" -ge 5
 for cmd in $help_cmds; do
 	check "npactl $cmd --help prints its usage and exits 0" cmd_help "$cmd"
+	check "npactl $cmd --help: the synopsis names every option described" \
+		cmd_synopsis "$cmd"
 done
 
 extra_args() {
