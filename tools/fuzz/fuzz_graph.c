@@ -488,54 +488,6 @@ static void fz_dump(const struct npa_graph *g)
 			g->scratch[i].align, g->scratch[i].flags);
 }
 
-/*
- * Known bugs (Documentation/hardening.rst, reproducers corpus/graph/bug-*):
- * with NPA_FUZZ_KNOWN_BUGS set (run-long.sh sets it), inputs that hit them
- * are skipped so that a campaign looks past them; without it they crash.
- *
- * - self-operand: an op whose inputs and outputs together exceed
- *   num_operands (possible when the windows overlap, e.g. a PERSISTENT
- *   tensor read and written by one op) overflows the descriptor array of
- *   npa_validate_exec().
- * - unowned-scratch: a scratch request no op names passes validation, and
- *   npa_graph_plan() then fails with -EINVAL.
- */
-static int fz_known_bugs(void)
-{
-	static int v = -1;
-
-	if (v < 0)
-		v = getenv("NPA_FUZZ_KNOWN_BUGS") != NULL;
-	return v;
-}
-
-static bool fz_self_operand(const struct npa_graph *g)
-{
-	u32 i;
-
-	for (i = 0; i < g->num_ops; i++) {
-		const struct npa_op_desc *o = &g->ops[i];
-
-		if ((u64)o->num_inputs + o->num_outputs > g->num_operands)
-			return true;
-	}
-	return false;
-}
-
-static bool fz_unowned_scratch(const struct npa_graph *g)
-{
-	bool owned[FZ_MAX_SCRATCH] = { };
-	u32 i, k;
-
-	for (i = 0; i < g->num_ops; i++)
-		for (k = 0; k < g->ops[i].num_scratch; k++)
-			owned[g->ops[i].first_scratch + k] = true;
-	for (i = 0; i < g->num_scratch; i++)
-		if (!owned[i])
-			return true;
-	return false;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_graph d;
@@ -544,8 +496,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	fz_decode(data, size, &d);
-	if (fz_known_bugs() && fz_self_operand(&d.g))
-		return 0;
 	ret = npa_graph_validate(&d.g, &d.lim, &err);
 	fz_dump(&d.g);
 	fz_log("graph %u tensors %u ops: validate %d %s[%u]\n", d.g.num_tensors,
@@ -554,8 +504,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_assert(ret < 0 && err.what, "validate returned %d without a field", ret);
 		return 0;
 	}
-	if (fz_known_bugs() && fz_unowned_scratch(&d.g))
-		return 0;
 	ret = npa_graph_plan(&d.g, &d.lim, d.budget, &plan);
 	if (ret) {
 		/* Sizes are bounded by max_tensor_bytes: only -ENOMEM may fail. */
