@@ -132,7 +132,8 @@ static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
 	struct npa_carveout *co = &r->sim->ndev->carveout;
 	u32 i;
 
-	r->ranges = kcalloc(job->num_imports + 1, sizeof(*r->ranges), GFP_KERNEL);
+	r->ranges = kvcalloc(job->num_imports + 1, sizeof(*r->ranges),
+			     GFP_KERNEL);
 	r->bind_va = kvcalloc(model->graph.num_tensors, sizeof(*r->bind_va),
 			      GFP_KERNEL);
 	if (!r->ranges || !r->bind_va)
@@ -307,7 +308,7 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 out:
 	kvfree(ops);
 	kvfree(r.bind_va);
-	kfree(r.ranges);
+	kvfree(r.ranges);
 	return status;
 }
 
