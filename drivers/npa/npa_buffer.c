@@ -298,15 +298,24 @@ static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
  * @ndev: the device.
  * @fd: the fd.
  * @imp: out: the mapping; release with npa_import_put().
+ * @prev: the job's imports taken before, or NULL.
+ * @nprev: how many @prev holds.
+ *
+ * A foreign buffer that one of @prev already maps is not attached again:
+ * @imp then shares that mapping (@imp->alias) and holds only a reference,
+ * so binding one buffer to many tensors costs one attachment.  @imp's
+ * mapping is valid only while the import it shares is held.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EBADF if @fd is not a dma-buf; -EOPNOTSUPP if a foreign
  * buffer cannot be mapped into the kernel; or another errno from the
  * exporter.
  */
-int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp)
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
+		   const struct npa_import *prev, u32 nprev)
 {
 	struct device *dev = ndev->npu_dev;
+	u32 i;
 	int ret;
 
 	memset(imp, 0, sizeof(*imp));
@@ -327,6 +336,15 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp)
 		}
 		imp->vaddr = buf->region->vaddr;
 		return 0;
+	}
+
+	for (i = 0; i < nprev; i++) {
+		if (prev[i].dmabuf == imp->dmabuf && prev[i].attach &&
+		    !prev[i].alias) {
+			*imp = prev[i];
+			imp->alias = true;
+			return 0;
+		}
 	}
 
 	imp->attach = dma_buf_attach(imp->dmabuf, dev);
@@ -373,7 +391,7 @@ void npa_import_put(struct npa_import *imp)
 {
 	if (!imp->dmabuf)
 		return;
-	if (imp->attach) {
+	if (imp->attach && !imp->alias) {
 		if (imp->vmapped)
 			vunmap(imp->vaddr);
 		else

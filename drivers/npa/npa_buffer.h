@@ -40,6 +40,8 @@ struct npa_buffer {
  * @vaddr: kernel address of the start.
  * @size: bytes.
  * @vmapped: @vaddr is our vmap() of the pages, not the exporter's.
+ * @alias: @attach, @sgt and @vaddr belong to another import of the same
+ *	buffer (see npa_import_get()); only @dmabuf is this one's.
  */
 struct npa_import {
 	struct dma_buf *dmabuf;
@@ -49,12 +51,14 @@ struct npa_import {
 	void *vaddr;
 	size_t size;
 	bool vmapped;
+	bool alias;
 };
 
 struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size);
 int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 			    struct npa_ioctl_out *out);
-int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp);
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
+		   const struct npa_import *prev, u32 nprev);
 void npa_import_put(struct npa_import *imp);
 
 #endif /* __NPA_BUFFER_H__ */

@@ -30,8 +30,10 @@
 
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -116,6 +118,16 @@ void npa_job_put(struct npa_job *job)
 	dma_fence_put(&job->fence);
 }
 
+/* Release the job's imports of npa's own buffers, or the foreign ones. */
+static void npa_job_put_imports(struct npa_job *job, bool foreign)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_imports; i++)
+		if (!job->imports[i].attach == !foreign)
+			npa_import_put(&job->imports[i]);
+}
+
 /**
  * npa_job_end() - end a job and drop the queue's reference
  * @job: a job that was queued.
@@ -125,15 +137,12 @@ void npa_job_put(struct npa_job *job)
  */
 void npa_job_end(struct npa_job *job, u32 status)
 {
-	u32 i;
-
 	job->status = status;
 	job->end_ns = ktime_get_ns();
 	trace_npa_job_end(job->fence.seqno, status,
 			  job->start_ns ? job->end_ns - job->start_ns : 0);
-	/* The buffers are free for userspace again. */
-	for (i = 0; i < job->num_imports; i++)
-		npa_import_put(&job->imports[i]);
+	/* npa's own buffers are free for userspace again. */
+	npa_job_put_imports(job, false);
 	if (status != NPA_JOB_DONE)
 		dma_fence_set_error(&job->fence, status == NPA_JOB_TIMEOUT ?
 				    -ETIMEDOUT : status == NPA_JOB_FAULT ?
@@ -142,6 +151,12 @@ void npa_job_end(struct npa_job *job, u32 status)
 	atomic_dec(&job->nfile->num_jobs);
 	dma_fence_signal(&job->fence);
 	wake_up_all(&job->wq);
+	/*
+	 * Unmapping a foreign buffer takes its reservation lock, which its
+	 * exporter may hold while it waits for fences, this job's among
+	 * them (DMA_BUF_IOCTL_IMPORT_SYNC_FILE): only after the signal.
+	 */
+	npa_job_put_imports(job, true);
 	npa_job_put(job);
 }
 
@@ -195,7 +210,10 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
 			ret = -EINVAL;
 			goto out;
 		}
-		ret = npa_import_get(ndev, b[i].fd, &job->imports[i]);
+		/* Looks for the buffer among the imports before it. */
+		cond_resched();
+		ret = npa_import_get(ndev, b[i].fd, &job->imports[i],
+				     job->imports, i);
 		if (ret)
 			goto out;
 		job->num_imports = i + 1;
@@ -394,13 +412,16 @@ int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
 
 	now = ktime_get_ns();
 	if (args->deadline_ns > now)
-		timeout = nsecs_to_jiffies(args->deadline_ns - now);
+		timeout = min_t(u64, nsecs_to_jiffies64(args->deadline_ns - now),
+				MAX_SCHEDULE_TIMEOUT);
 	left = dma_fence_wait_timeout(&job->fence, true, timeout);
 	if (left < 0) {
 		ret = left;
 	} else if (!left && !dma_fence_is_signaled(&job->fence)) {
 		ret = -ETIME;
 	} else {
+		/* Pairs with the ordered test_and_set_bit() of the signal. */
+		smp_rmb();
 		args->status = job->status;
 		args->op = job->fault_op;
 		args->fault_addr = job->fault_addr;

@@ -595,6 +595,19 @@ static void test_import(int fd, int model)
 	       "a job reads its input from a udmabuf (%d, %s)", ret,
 	       npa_job_status_name(w.status));
 	close(job);
+
+	/* Input and output in one foreign buffer: one attachment, shared. */
+	b[1] = (struct npa_binding){ .fd = buf, .offset = 2048 };
+	memset(p + 2048, 0, N);
+	job = npa_job_submit(fd, model, b, 2, 0, NULL);
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	for (i = 0; i < N && !ret; i++)
+		if (p[2048 + i] != graph_expect(p[i]))
+			ret = -EIO;
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE,
+	       "a job reads and writes one udmabuf bound twice (%d, %s)", ret,
+	       npa_job_status_name(w.status));
+	close(job);
 	munmap(p, 4096);
 	close(buf);
 	close(dev);
