@@ -539,10 +539,18 @@ int npactl_cmd_run(int argc, char **argv)
 				break;
 		}
 		if (job < 0 || ret || w.status != NPA_JOB_DONE) {
-			fprintf(stderr, "npactl: %s: job: %s%s%s\n", n->path,
+			char where[64] = "";
+
+			if (job >= 0 && !ret && w.op != NPA_JOB_OP_NONE)
+				snprintf(where, sizeof(where), " in operator %u", w.op);
+			if (job >= 0 && !ret && w.status == NPA_JOB_FAULT)
+				snprintf(where + strlen(where), sizeof(where) - strlen(where),
+					 " at %#llx", (unsigned long long)w.fault_addr);
+			fprintf(stderr, "npactl: %s: job: %s%s%s%s\n", n->path,
 				job < 0 ? strerror(-job) : ret ? strerror(-ret) : "",
 				job >= 0 && !ret ? "status " : "",
-				job >= 0 && !ret ? npa_job_status_name(w.status) : "");
+				job >= 0 && !ret ? npa_job_status_name(w.status) : "",
+				where);
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}
