@@ -44,6 +44,32 @@ static void debugfs_write(const char *file, const char *val)
 }
 
 /*
+ * The simulated NPU takes an armed hang (inject_hang back to 0) when the
+ * job it hangs starts: wait up to 10 s for that.
+ */
+static void wait_hang_started(void)
+{
+	char v[16];
+	int i, fd;
+
+	for (i = 0; i < 1000; i++) {
+		ssize_t len = -1;
+
+		fd = open(DBG "inject_hang", O_RDONLY);
+		if (fd >= 0) {
+			len = read(fd, v, sizeof(v) - 1);
+			close(fd);
+		}
+		if (len <= 0)
+			return;
+		v[len] = 0;
+		if (atoi(v) == 0)
+			return;
+		usleep(10000);
+	}
+}
+
+/*
  * A hang or fault injected for a job that was cancelled before it ran
  * stays armed and would catch the next test's job: disarm both.
  */
@@ -343,7 +369,7 @@ static void test_faults(int fd, int model)
 	debugfs_write(DBG "inject_hang", "1");
 	job = submit(fd, model, &io, 30 * SEC, NULL);
 	job2 = submit(fd, model, &io, 0, NULL);
-	usleep(100000);
+	wait_hang_started();
 	ret = npa_job_cancel(fd, job2);
 	tap_ok(ret == 0, "cancel a queued job (%d)", ret);
 	ret = npa_job_wait(fd, job2, npa_now_ns() + 10 * SEC, &w);
@@ -376,7 +402,7 @@ static void test_job_limit(int fd, int model)
 	tap_ok(n == 32 && jobs[n] == -EAGAIN, "job 33 in flight fails with EAGAIN (%d at %d)",
 	       n < 40 ? jobs[n] : 0, n);
 	/* Let the first job start (and hang) before resetting it. */
-	usleep(200000);
+	wait_hang_started();
 	debugfs_write(DBG "reset", "1");
 	for (i = 0, ret = 0; i < n; i++) {
 		struct npa_job_wait w;
@@ -661,7 +687,7 @@ static void test_close_in_flight(void)
 	for (i = 0; i < 4; i++)
 		jobs[i] = submit(fd, model, &io, 2 * SEC, NULL);
 	/* Let the first job start (and hang) before closing. */
-	usleep(200000);
+	wait_hang_started();
 	close(fd);
 	/* The job fds outlive the file; the jobs end ABORTED. */
 	for (i = 0, ended = 0; i < 4; i++) {
@@ -708,7 +734,9 @@ static void test_arena_trim(void)
 	int fd, model, job, ret, i;
 
 	fd = npa_open(NULL);
-	before = carveout_used(fd);
+	/* The previous tests' arena goes back asynchronously: let it. */
+	for (i = 0; i < 200 && (before = carveout_used(fd)) != 0; i++)
+		usleep(10000);
 	model = npa_model_create(fd, &graph, 0, 0, NULL);
 	if (model <= 0 || io_create(fd, &io, 9)) {
 		tap_ok(0, "arena trim: set up a model and buffers");
