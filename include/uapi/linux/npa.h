@@ -446,6 +446,9 @@ enum npa_job_status {
 	NPA_JOB_ABORTED = 5,	/* cancelled, reset or could not run */
 };
 
+/* &npa_job_wait.op when no operator is to blame for how the job ended. */
+#define NPA_JOB_OP_NONE		0xffffffffU
+
 /**
  * struct npa_job_wait - NPA_IOCTL_JOB_WAIT argument
  * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
@@ -469,9 +472,6 @@ enum npa_job_status {
  * (@start_ns is then set, nothing was written), or an operator refused
  * its operands at run time (@op).
  */
-/* &npa_job_wait.op when no operator is to blame for how the job ended. */
-#define NPA_JOB_OP_NONE		0xffffffffU
-
 struct npa_job_wait {
 	__s32 job_fd;
 	__u32 flags;
