@@ -55,6 +55,7 @@ void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
 	nfile->ndev = ndev;
 	mutex_init(&nfile->lock);
 	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&nfile->queued);
 }
 
 struct npa_file *npa_file_get(struct npa_file *nfile)

@@ -37,6 +37,8 @@ struct npa_file {
 	struct xarray models;
 	atomic_t num_buffers;
 	atomic_t num_jobs;
+	/* Its jobs in the NPU queue (npa_job.file_node), under the NPU's lock. */
+	struct list_head queued;
 };
 
 /**

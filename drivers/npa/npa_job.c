@@ -276,6 +276,7 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 		       dma_fence_context_alloc(1),
 		       atomic64_inc_return(&ndev->fence_seqno));
 	INIT_LIST_HEAD(&job->node);
+	INIT_LIST_HEAD(&job->file_node);
 	init_waitqueue_head(&job->wq);
 	job->nfile = npa_file_get(nfile);
 	job->submit_ns = ktime_get_ns();

@@ -33,6 +33,7 @@ struct npa_model;
  * @offsets: where each bound tensor starts inside its buffer.
  * @num_imports: entries in @imports and @offsets.
  * @node: in the NPU queue.
+ * @file_node: in its file's list of queued jobs, while in the NPU queue.
  * @wq: woken when the job ends (poll).
  * @timeout_ns: the watchdog's limit for this job.
  * @status: enum npa_job_status.
@@ -55,6 +56,7 @@ struct npa_job {
 	u64 *offsets;
 	u32 num_imports;
 	struct list_head node;
+	struct list_head file_node;
 	wait_queue_head_t wq;
 	u64 timeout_ns;
 	u32 status;

@@ -323,6 +323,7 @@ static void npa_sim_work(struct work_struct *work)
 		job = list_first_entry_or_null(&sim->queue, struct npa_job, node);
 		if (job) {
 			list_del_init(&job->node);
+			list_del_init(&job->file_node);
 			sim->running = job;
 			sim->abort = 0;
 		}
@@ -394,6 +395,7 @@ void npa_sim_queue(struct npa_sim *sim, struct npa_job *job)
 	npa_job_get(job);
 	spin_lock(&sim->lock);
 	list_add_tail(&job->node, &sim->queue);
+	list_add_tail(&job->file_node, &job->nfile->queued);
 	spin_unlock(&sim->lock);
 	queue_work(sim->wq, &sim->work);
 }
@@ -416,6 +418,7 @@ void npa_sim_cancel(struct npa_sim *sim, struct npa_job *job)
 	spin_lock(&sim->lock);
 	if (!list_empty(&job->node)) {
 		list_del_init(&job->node);
+		list_del_init(&job->file_node);
 		queued = true;
 	} else if (sim->running == job) {
 		WRITE_ONCE(job->cancel, true);
@@ -441,9 +444,10 @@ void npa_sim_cancel_file(struct npa_sim *sim, struct npa_file *nfile)
 	LIST_HEAD(cancelled);
 
 	spin_lock(&sim->lock);
-	list_for_each_entry_safe(job, tmp, &sim->queue, node)
-		if (job->nfile == nfile)
-			list_move_tail(&job->node, &cancelled);
+	list_for_each_entry_safe(job, tmp, &nfile->queued, file_node) {
+		list_del_init(&job->file_node);
+		list_move_tail(&job->node, &cancelled);
+	}
 	if (sim->running && sim->running->nfile == nfile)
 		WRITE_ONCE(sim->running->cancel, true);
 	spin_unlock(&sim->lock);
