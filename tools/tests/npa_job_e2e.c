@@ -25,6 +25,7 @@
 #include "testgraph.h"
 
 #define DBG "/sys/kernel/debug/npa0/"
+#define RESETS "/sys/bus/platform/devices/npa-sim/resets"
 #define SEC 1000000000LL
 
 static void graph_init(void)
@@ -43,30 +44,31 @@ static void debugfs_write(const char *file, const char *val)
 	}
 }
 
+/* The number in a sysfs or debugfs file, or -1 if it cannot be read. */
+static int read_int(const char *file)
+{
+	char v[32];
+	FILE *f = fopen(file, "r");
+	int ret = -1;
+
+	if (f) {
+		if (fgets(v, sizeof(v), f))
+			ret = atoi(v);
+		fclose(f);
+	}
+	return ret;
+}
+
 /*
  * The simulated NPU takes an armed hang (inject_hang back to 0) when the
  * job it hangs starts: wait up to 10 s for that.
  */
 static void wait_hang_started(void)
 {
-	char v[16];
-	int i, fd;
+	int i;
 
-	for (i = 0; i < 1000; i++) {
-		ssize_t len = -1;
-
-		fd = open(DBG "inject_hang", O_RDONLY);
-		if (fd >= 0) {
-			len = read(fd, v, sizeof(v) - 1);
-			close(fd);
-		}
-		if (len <= 0)
-			return;
-		v[len] = 0;
-		if (atoi(v) == 0)
-			return;
+	for (i = 0; i < 1000 && read_int(DBG "inject_hang") > 0; i++)
 		usleep(10000);
-	}
 }
 
 /*
@@ -319,8 +321,7 @@ static void test_faults(int fd, int model)
 	struct npa_job_wait w;
 	struct io io;
 	int job, job2, ret;
-	char before[32] = "", after[32] = "";
-	FILE *f;
+	int before, after;
 
 	io_create(fd, &io, 4);
 
@@ -333,12 +334,7 @@ static void test_faults(int fd, int model)
 	       (unsigned long long)w.fault_addr, w.op, npa_job_status_name(w.status));
 	close(job);
 
-	f = fopen("/sys/bus/platform/devices/npa-sim/resets", "r");
-	if (f) {
-		if (!fgets(before, sizeof(before), f))
-			before[0] = 0;
-		fclose(f);
-	}
+	before = read_int(RESETS);
 	debugfs_write(DBG "inject_hang", "1");
 	job = submit(fd, model, &io, 300000000ULL, NULL);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 100000000LL, &w);
@@ -348,14 +344,9 @@ static void test_faults(int fd, int model)
 	       "hung job with a 300 ms timeout ends in TIMEOUT, no op to blame (%d, %s, op %#x)",
 	       ret, npa_job_status_name(w.status), w.op);
 	close(job);
-	f = fopen("/sys/bus/platform/devices/npa-sim/resets", "r");
-	if (f) {
-		if (!fgets(after, sizeof(after), f))
-			after[0] = 0;
-		fclose(f);
-	}
-	tap_ok(atoi(after) == atoi(before) + 1, "the watchdog counted a reset (%d -> %d)",
-	       atoi(before), atoi(after));
+	after = read_int(RESETS);
+	tap_ok(before >= 0 && after == before + 1, "the watchdog counted a reset (%d -> %d)",
+	       before, after);
 
 	job = submit(fd, model, &io, 0, NULL);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
