@@ -411,6 +411,23 @@ static void npa_test_strip(struct npa_plan_buf *b, u32 want, u64 width,
 }
 
 /*
+ * A @width-byte x 1000-step strip of @n rectangles from @seed, checked,
+ * and a copy of it in *@copy (to plan twice).
+ */
+static struct npa_plan_buf *npa_test_strip_twice(struct kunit *test, u32 n,
+						 u64 width, u64 seed,
+						 struct npa_plan_buf **copy)
+{
+	struct npa_plan_buf *b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	npa_test_strip(b, n, width, 1000, seed);
+	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
+	*copy = npa_test_copy(test, b, n);
+	return b;
+}
+
+/*
  * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
  * the optimum is the strip width, and npa finds it.
  */
@@ -448,13 +465,7 @@ static void npa_plan_test_strip_large(struct kunit *test)
 	struct npa_plan_result res, again;
 	struct npa_plan_buf *b, *d;
 
-	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
-	d = kunit_kcalloc(test, n, sizeof(*d), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, d);
-	npa_test_strip(b, n, width, 1000, NPA_TEST_STRIP_SEED);
-	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
-	memcpy(d, b, n * sizeof(*b));
+	b = npa_test_strip_twice(test, n, width, NPA_TEST_STRIP_SEED, &d);
 
 	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
 	assert_plan_valid(test, b, n, &res);
@@ -469,9 +480,10 @@ static void npa_plan_test_strip_large(struct kunit *test)
 }
 
 /*
- * Two strips one after the other in time, with nothing live across the
- * bound between them: the exact search plans the parts one at a time,
- * and finds the optimum of both.
+ * Two strips one after the other in time, ten steps apart, with nothing
+ * live across the bound between them: the exact search plans the parts
+ * one at a time, and finds the optimum of both. (The empty steps between
+ * them keep the tiling search out: the load is not at the bound there.)
  */
 static void npa_plan_test_strip_parts(struct kunit *test)
 {
@@ -486,8 +498,8 @@ static void npa_plan_test_strip_parts(struct kunit *test)
 	npa_test_strip(b, half, width, 200, 0xc0ffee);
 	npa_test_strip(b + half, half, width, 300, 0xdecade);
 	for (i = half; i < n; i++) {
-		b[i].lo += 200;
-		b[i].hi += 200;
+		b[i].lo += 210;
+		b[i].hi += 210;
 	}
 	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
 
@@ -496,6 +508,53 @@ static void npa_plan_test_strip_parts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
 	KUNIT_EXPECT_EQ(test, res.peak, width);
 	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_EXACT);
+}
+
+/*
+ * A 10^6-byte x 1000-step strip cut into 1000 rectangles: every step holds
+ * the bound, so the tiling search applies, and it finds a plan without a
+ * free byte (greedy is 40-50% over on these); twice the same.
+ */
+static void npa_plan_test_tile(struct kunit *test)
+{
+	const u32 n = 1000;
+	const u64 width = 1000000;
+	struct npa_plan_result res, again;
+	struct npa_plan_buf *b, *d;
+
+	b = npa_test_strip_twice(test, n, width, 0x9e3779b97f4a7c15ULL, &d);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, width);
+	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_TILE);
+	KUNIT_EXPECT_LT(test, res.work, 100000ULL);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(d, n, NULL, &again), 0);
+	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
+	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
+}
+
+/*
+ * The tiling search places buffers end to end, so it leaves instances
+ * with an alignment to the others: the plan is still valid and aligned.
+ */
+static void npa_plan_test_tile_aligned(struct kunit *test)
+{
+	const u32 n = 24;
+	const u64 width = 1 << 20;
+	struct npa_plan_result res;
+	struct npa_plan_buf *b;
+
+	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	npa_test_strip(b, n, width, 64, 0xfeedf00d);
+	b[n / 2].align = 4096;
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, b[n / 2].offset % 4096, 0ULL);
+	KUNIT_EXPECT_NE(test, res.algo, (u32)NPA_PLAN_ALGO_TILE);
 }
 
 static struct kunit_case npa_plan_test_cases[] = {
@@ -508,6 +567,8 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_strip),
 	KUNIT_CASE(npa_plan_test_strip_large),
 	KUNIT_CASE(npa_plan_test_strip_parts),
+	KUNIT_CASE(npa_plan_test_tile),
+	KUNIT_CASE(npa_plan_test_tile_aligned),
 	{}
 };
 

@@ -25,15 +25,18 @@
  * 1. the max-load lower bound by a sweep over lifetimes;
  * 2. first fit (lowest free address) in several metric orders;
  * 3. greedy by size with best-fit gaps (the TFLite rule), the baseline;
- * 4. for tightly packed instances of up to 4096 buffers, an exact search
+ * 4. for instances whose load is the lower bound at every step, the
+ *    tiling search: a time sweep over the orders of the live buffers that
+ *    are still possible (a PQ-tree) for a plan without a free byte;
+ * 5. for tightly packed instances of up to 4096 buffers, an exact search
  *    for a plan without holes at the lower bound; if it finds none, the
  *    completion of its deepest partial plan a little above the bound, and
  *    greedy skyline passes;
- * 5. peak suppression: classify buffers by risk against the lower bound,
+ * 6. peak suppression: classify buffers by risk against the lower bound,
  *    group the risky ones by time overlap, reorder and re-place them first;
- * 6. for the other instances, the exact search with a quarter of what is
+ * 7. for the other instances, the exact search with a quarter of what is
  *    left;
- * 7. a randomized local search over placement orders;
+ * 8. a randomized local search over placement orders;
  *
  * and returns the best plan seen, stopping early when it meets the lower
  * bound. The result is deterministic for a given input and budget (own
@@ -43,6 +46,7 @@
  */
 
 #include <linux/align.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -2673,6 +2677,1218 @@ static void npa_run_skyline(struct npa_ctx *c)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Perfect tilings */
+
+/*
+ * When the live load equals the lower bound at every step, a plan at the
+ * bound has no free byte anywhere: at every bound, the rects ending there
+ * leave exactly the addresses that the rects starting there take. The
+ * tiling search sweeps the bounds in time order and keeps, instead of an
+ * address for each live rect, every left-to-right order of the live rects
+ * that is still possible, as a PQ-tree (Booth and Lueker, 1976): a P-node
+ * lets its children come in any order, a Q-node in the order given or its
+ * mirror. At each bound it splits the ending and the starting rects into
+ * blocks of equal sums; the ending rects of a block must be next to each
+ * other (a PQ-tree reduction, which fails when earlier choices rule it
+ * out), and the starting rects of the block replace them as one P-node,
+ * in any order. A depth-first search over the blocks backtracks when a
+ * reduction fails. The address of each rect is only fixed at the end,
+ * sweeping back in time from one order of the last live rects.
+ *
+ * Which split is right is a guess: the block of one ending rect is tried
+ * among the small equal-sum pairs (most likely the smallest), the rest of
+ * the bound minus a small pair, the ending rects under one node of the
+ * tree with starting rects of the same sum, and everything left. A pair
+ * of equal sums that many other subsets of the same sizes could match by
+ * chance is weak evidence and goes after "everything left" in one of the
+ * three orders used. The search restarts with the orders in turn, on the
+ * instance and on its mirror in time, with a limit that doubles every six
+ * restarts and, after twelve, random tie-breaks.
+ */
+
+#define NPA_TN_NONE	U32_MAX
+/* Largest instance the tiling search is tried on (about 600 bytes a rect). */
+#define NPA_TILE_MAX	16384
+/* Candidate blocks per decision, and what enumerating them may cost. */
+#define NPA_TILE_CANDS	48
+#define NPA_TILE_PAIR	12	/* largest small pair, in rects */
+#define NPA_TILE_COMP	8	/* largest pair left out of the rest */
+#define NPA_TILE_PROBE	4	/* largest pair looked for to pick the rect */
+#define NPA_TILE_COMBOS	20000	/* subsets enumerated per kind */
+#define NPA_TILE_SUBSET	24	/* most starting rects for a full subset sum */
+/* 16 log2(e^-3): a pair this unlikely by chance is believed. */
+#define NPA_TILE_CHANCE	69
+
+enum npa_tn_type { NPA_TN_LEAF, NPA_TN_P, NPA_TN_Q };
+enum npa_tn_label { NPA_TL_EMPTY, NPA_TL_FULL, NPA_TL_PARTIAL };
+
+/* A node of the PQ-tree; nodes 0 .. m - 1 are the leaves (the rects). */
+struct npa_tn {
+	u32 parent, first, last, prev, next;
+	u32 type;
+	u32 cnt, label;		/* scratch of one reduction */
+};
+
+/* An undo record: *p was v. */
+struct npa_ttrail {
+	u32 *p;
+	u32 v;
+};
+
+/*
+ * One block applied: the starting rects s[s_at, + s_cnt) took the place
+ * of the ending rects f[f_at, + f_cnt), which were in that order (or its
+ * mirror, see @anchor) at the time.
+ */
+struct npa_trec {
+	u32 s_at, s_cnt, f_at, f_cnt;
+	u32 anchor;		/* a live rect beside the run, or NPA_TN_NONE */
+	u32 left;		/* @anchor was on the left of the run */
+};
+
+/* One decision: the block of one ending rect at bound @bi. */
+struct npa_tframe {
+	u32 bi, k;		/* bound, candidate tried */
+	u64 erem, srem;		/* ending, starting rects not in a block yet */
+	u32 mark;		/* trail length before candidate k */
+};
+
+/* Where a reduction put the rects: one node, or a run of a Q-node. */
+struct npa_tfull {
+	u32 node;
+	u32 q, from, to;
+	u32 anchor, left;
+};
+
+struct npa_tile {
+	struct npa_ctx *c;
+	u32 m, nt;
+	u32 *base[2], *list[2];	/* rects by end [0], start [1] bound */
+	bool mirror;		/* search the instance mirrored in time */
+	struct npa_tn *n;
+	u32 ncap, ntop, root;
+	struct npa_ttrail *tr;
+	u32 trcap, ntr;
+	bool overflow;
+	struct npa_trec *rec;
+	u32 nrec, s_top, f_top;
+	u32 *sids, *fids;
+	struct npa_tframe *fr;
+	u32 *stk, *touched, *cls[3];
+	u32 ntouched;
+	/* Candidates of the decision at hand. */
+	u64 cand_e[NPA_TILE_CANDS], cand_s[NPA_TILE_CANDS];
+	u64 cand_key[NPA_TILE_CANDS];
+	u32 ncand;
+	u32 combos;
+	bool dyn, anc, chance;	/* the three orders */
+	u64 rng;
+	/* The enumeration in progress. */
+	const u32 *el, *sl;
+	u64 erem, srem;
+	u32 eo[64], neo, so[64], nso, e0;
+	bool comp;
+	u32 be[64], bs[64];	/* the block being applied */
+};
+
+static void npa_tset(struct npa_tile *t, u32 *p, u32 v)
+{
+	if (*p == v)
+		return;
+	if (t->ntr == t->trcap) {
+		t->overflow = true;
+		return;
+	}
+	t->tr[t->ntr].p = p;
+	t->tr[t->ntr].v = *p;
+	t->ntr++;
+	*p = v;
+}
+
+static void npa_tunwind(struct npa_tile *t, u32 mark)
+{
+	while (t->ntr > mark) {
+		t->ntr--;
+		*t->tr[t->ntr].p = t->tr[t->ntr].v;
+	}
+}
+
+static void npa_tinit(struct npa_tn *nd, u32 type)
+{
+	nd->parent = NPA_TN_NONE;
+	nd->first = NPA_TN_NONE;
+	nd->last = NPA_TN_NONE;
+	nd->prev = NPA_TN_NONE;
+	nd->next = NPA_TN_NONE;
+	nd->type = type;
+	nd->cnt = 0;
+	nd->label = NPA_TL_EMPTY;
+}
+
+static u32 npa_tnew(struct npa_tile *t, u32 type)
+{
+	u32 x = t->ntop;
+
+	if (x == t->ncap) {
+		t->overflow = true;
+		return NPA_TN_NONE;
+	}
+	/* Above every trail mark: only the top needs undoing. */
+	npa_tset(t, &t->ntop, x + 1);
+	npa_tinit(&t->n[x], type);
+	return x;
+}
+
+static void npa_tdetach(struct npa_tile *t, u32 x)
+{
+	struct npa_tn *nd = &t->n[x];
+	u32 p = nd->parent;
+
+	if (p == NPA_TN_NONE)
+		return;
+	if (nd->prev != NPA_TN_NONE)
+		npa_tset(t, &t->n[nd->prev].next, nd->next);
+	else
+		npa_tset(t, &t->n[p].first, nd->next);
+	if (nd->next != NPA_TN_NONE)
+		npa_tset(t, &t->n[nd->next].prev, nd->prev);
+	else
+		npa_tset(t, &t->n[p].last, nd->prev);
+	npa_tset(t, &nd->parent, NPA_TN_NONE);
+	npa_tset(t, &nd->prev, NPA_TN_NONE);
+	npa_tset(t, &nd->next, NPA_TN_NONE);
+}
+
+/* Insert detached @x into @p before @at (NPA_TN_NONE: at the end). */
+static void npa_tinsert(struct npa_tile *t, u32 p, u32 x, u32 at)
+{
+	u32 before = at == NPA_TN_NONE ? t->n[p].last : t->n[at].prev;
+
+	npa_tset(t, &t->n[x].parent, p);
+	npa_tset(t, &t->n[x].prev, before);
+	npa_tset(t, &t->n[x].next, at);
+	if (before != NPA_TN_NONE)
+		npa_tset(t, &t->n[before].next, x);
+	else
+		npa_tset(t, &t->n[p].first, x);
+	if (at != NPA_TN_NONE)
+		npa_tset(t, &t->n[at].prev, x);
+	else
+		npa_tset(t, &t->n[p].last, x);
+}
+
+/* Put detached @y where @x is; @x ends up detached. */
+static void npa_treplace(struct npa_tile *t, u32 x, u32 y)
+{
+	u32 p = t->n[x].parent, at = t->n[x].next;
+
+	npa_tdetach(t, x);
+	if (p == NPA_TN_NONE)
+		npa_tset(t, &t->root, y);
+	else
+		npa_tinsert(t, p, y, at);
+}
+
+static void npa_treverse(struct npa_tile *t, u32 x)
+{
+	u32 ch = t->n[x].first, first = ch;
+
+	while (ch != NPA_TN_NONE) {
+		u32 nx = t->n[ch].next;
+
+		npa_tset(t, &t->n[ch].next, t->n[ch].prev);
+		npa_tset(t, &t->n[ch].prev, nx);
+		ch = nx;
+	}
+	npa_tset(t, &t->n[x].first, t->n[x].last);
+	npa_tset(t, &t->n[x].last, first);
+}
+
+/* Move the children of @x, in order or mirrored, into @p before @at. */
+static void npa_tsplice(struct npa_tile *t, u32 x, u32 p, u32 at, bool rev)
+{
+	u32 ch;
+
+	while ((ch = rev ? t->n[x].last : t->n[x].first) != NPA_TN_NONE) {
+		npa_tdetach(t, ch);
+		npa_tinsert(t, p, ch, at);
+	}
+}
+
+/* The nodes @ch[0, cnt) under one new P-node (or the only one), detached. */
+static u32 npa_tgroup(struct npa_tile *t, const u32 *ch, u32 cnt, bool full)
+{
+	u32 x, i;
+
+	if (!cnt)
+		return NPA_TN_NONE;
+	if (cnt == 1) {
+		npa_tdetach(t, ch[0]);
+		return ch[0];
+	}
+	x = npa_tnew(t, NPA_TN_P);
+	if (x == NPA_TN_NONE)
+		return NPA_TN_NONE;
+	for (i = 0; i < cnt; i++) {
+		npa_tdetach(t, ch[i]);
+		npa_tinsert(t, x, ch[i], NPA_TN_NONE);
+	}
+	if (full) {
+		t->n[x].cnt = 1;
+		t->n[x].label = NPA_TL_FULL;
+		t->touched[t->ntouched++] = x;
+	}
+	return x;
+}
+
+static u32 npa_tleaf(const struct npa_tile *t, u32 x)
+{
+	while (t->n[x].type != NPA_TN_LEAF)
+		x = t->n[x].first;
+	return x;
+}
+
+static u32 npa_tlabel(const struct npa_tile *t, u32 x)
+{
+	return t->n[x].cnt ? t->n[x].label : NPA_TL_EMPTY;
+}
+
+/*
+ * Do the children of Q-node @x read E* [P] F* (@root: E* [P] F* [P] E*),
+ * E empty, F full and P partial?
+ */
+static bool npa_tq_pattern(const struct npa_tile *t, u32 x, bool root)
+{
+	u32 ch = t->n[x].first;
+
+	while (ch != NPA_TN_NONE && npa_tlabel(t, ch) == NPA_TL_EMPTY)
+		ch = t->n[ch].next;
+	if (ch != NPA_TN_NONE && npa_tlabel(t, ch) == NPA_TL_PARTIAL)
+		ch = t->n[ch].next;
+	while (ch != NPA_TN_NONE && npa_tlabel(t, ch) == NPA_TL_FULL)
+		ch = t->n[ch].next;
+	if (!root)
+		return ch == NPA_TN_NONE;
+	if (ch != NPA_TN_NONE && npa_tlabel(t, ch) == NPA_TL_PARTIAL)
+		ch = t->n[ch].next;
+	while (ch != NPA_TN_NONE && npa_tlabel(t, ch) == NPA_TL_EMPTY)
+		ch = t->n[ch].next;
+	return ch == NPA_TN_NONE;
+}
+
+/* Sort the children of @x by label into t->cls[]; returns the counts. */
+static void npa_tclassify(struct npa_tile *t, u32 x, u32 *cnt)
+{
+	u32 ch;
+
+	cnt[0] = 0;
+	cnt[1] = 0;
+	cnt[2] = 0;
+	for (ch = t->n[x].first; ch != NPA_TN_NONE; ch = t->n[ch].next) {
+		u32 l = npa_tlabel(t, ch);
+
+		t->cls[l][cnt[l]++] = ch;
+	}
+}
+
+/*
+ * A node below the pertinent root with some of the rects: label it FULL,
+ * or make it a Q-node ordered [empty ..., full ...] and label it PARTIAL.
+ * False when its children cannot be put so.
+ */
+static bool npa_tpartial(struct npa_tile *t, u32 x)
+{
+	struct npa_tn *nd = &t->n[x];
+	u32 cnt[3], ch;
+
+	if (nd->type == NPA_TN_LEAF) {
+		nd->label = NPA_TL_FULL;
+		return true;
+	}
+	npa_tclassify(t, x, cnt);
+	if (!cnt[NPA_TL_EMPTY] && !cnt[NPA_TL_PARTIAL]) {
+		nd->label = NPA_TL_FULL;
+		return true;
+	}
+	nd->label = NPA_TL_PARTIAL;
+	if (cnt[NPA_TL_PARTIAL] > 1)
+		return false;
+	if (nd->type == NPA_TN_P) {
+		u32 pc = cnt[NPA_TL_PARTIAL] ? t->cls[NPA_TL_PARTIAL][0] :
+					       NPA_TN_NONE;
+		u32 ge = npa_tgroup(t, t->cls[NPA_TL_EMPTY], cnt[NPA_TL_EMPTY],
+				    false);
+		u32 gf = npa_tgroup(t, t->cls[NPA_TL_FULL], cnt[NPA_TL_FULL],
+				    true);
+
+		if (t->overflow)
+			return false;
+		/* Left in x: the partial child at most. */
+		npa_tset(t, &nd->type, NPA_TN_Q);
+		if (ge != NPA_TN_NONE)
+			npa_tinsert(t, x, ge, nd->first);
+		if (gf != NPA_TN_NONE)
+			npa_tinsert(t, x, gf, NPA_TN_NONE);
+		if (pc != NPA_TN_NONE) {
+			npa_tsplice(t, pc, x, pc, false);
+			npa_tdetach(t, pc);
+		}
+		return true;
+	}
+	if (!npa_tq_pattern(t, x, false)) {
+		npa_treverse(t, x);
+		if (!npa_tq_pattern(t, x, false))
+			return false;
+	}
+	for (ch = nd->first; ch != NPA_TN_NONE; ch = t->n[ch].next) {
+		if (npa_tlabel(t, ch) == NPA_TL_PARTIAL) {
+			npa_tsplice(t, ch, x, ch, false);
+			npa_tdetach(t, ch);
+			break;
+		}
+	}
+	return true;
+}
+
+/* The pertinent root @r: make its full leaves one run; say where in @out. */
+static bool npa_troot(struct npa_tile *t, u32 r, struct npa_tfull *out)
+{
+	u32 cnt[3], ch, first = NPA_TN_NONE, last = NPA_TN_NONE;
+
+	out->node = NPA_TN_NONE;
+	out->anchor = NPA_TN_NONE;
+	out->left = 0;
+	if (t->n[r].type == NPA_TN_LEAF) {
+		out->node = r;
+		return true;
+	}
+	npa_tclassify(t, r, cnt);
+	if (!cnt[NPA_TL_EMPTY] && !cnt[NPA_TL_PARTIAL]) {
+		out->node = r;
+		return true;
+	}
+	if (t->n[r].type == NPA_TN_P) {
+		u32 p1 = cnt[NPA_TL_PARTIAL] > 0 ? t->cls[NPA_TL_PARTIAL][0] :
+						   NPA_TN_NONE;
+		u32 p2 = cnt[NPA_TL_PARTIAL] > 1 ? t->cls[NPA_TL_PARTIAL][1] :
+						   NPA_TN_NONE;
+		u32 gf, q;
+
+		if (cnt[NPA_TL_PARTIAL] > 2)
+			return false;
+		gf = npa_tgroup(t, t->cls[NPA_TL_FULL], cnt[NPA_TL_FULL], true);
+		if (t->overflow)
+			return false;
+		if (p1 == NPA_TN_NONE) {
+			/* Two or more full children among empty ones. */
+			npa_tinsert(t, r, gf, NPA_TN_NONE);
+			out->node = gf;
+			return true;
+		}
+		npa_tdetach(t, p1);
+		if (p2 != NPA_TN_NONE)
+			npa_tdetach(t, p2);
+		if (!cnt[NPA_TL_EMPTY]) {
+			q = r;
+			npa_tset(t, &t->n[r].type, NPA_TN_Q);
+		} else {
+			q = npa_tnew(t, NPA_TN_Q);
+			if (q == NPA_TN_NONE)
+				return false;
+			npa_tinsert(t, r, q, NPA_TN_NONE);
+		}
+		/* q: [p1: empty ... full] [full] [p2: full ... empty] */
+		npa_tsplice(t, p1, q, NPA_TN_NONE, false);
+		if (gf != NPA_TN_NONE)
+			npa_tinsert(t, q, gf, NPA_TN_NONE);
+		if (p2 != NPA_TN_NONE)
+			npa_tsplice(t, p2, q, NPA_TN_NONE, true);
+		r = q;
+	} else {
+		u32 pl = NPA_TN_NONE, pr = NPA_TN_NONE;
+		bool full = false;
+
+		if (!npa_tq_pattern(t, r, true))
+			return false;
+		for (ch = t->n[r].first; ch != NPA_TN_NONE; ch = t->n[ch].next) {
+			if (npa_tlabel(t, ch) == NPA_TL_FULL)
+				full = true;
+			else if (npa_tlabel(t, ch) != NPA_TL_PARTIAL)
+				continue;
+			else if (pl == NPA_TN_NONE && !full)
+				pl = ch;
+			else
+				pr = ch;
+		}
+		if (pl != NPA_TN_NONE) {
+			npa_tsplice(t, pl, r, pl, false);
+			npa_tdetach(t, pl);
+		}
+		if (pr != NPA_TN_NONE) {
+			npa_tsplice(t, pr, r, pr, true);
+			npa_tdetach(t, pr);
+		}
+	}
+	for (ch = t->n[r].first; ch != NPA_TN_NONE; ch = t->n[ch].next) {
+		if (npa_tlabel(t, ch) == NPA_TL_FULL) {
+			if (first == NPA_TN_NONE)
+				first = ch;
+			last = ch;
+		}
+	}
+	if (first == NPA_TN_NONE)
+		return false;
+	out->q = r;
+	out->from = first;
+	out->to = last;
+	if (t->n[first].prev != NPA_TN_NONE) {
+		out->anchor = npa_tleaf(t, t->n[first].prev);
+		out->left = 1;
+	} else if (t->n[last].next != NPA_TN_NONE) {
+		out->anchor = npa_tleaf(t, t->n[last].next);
+	} else {
+		out->node = r;
+	}
+	return true;
+}
+
+/* Make the leaves @ids[0, cnt) consecutive; @out says where they are. */
+static bool npa_treduce(struct npa_tile *t, const u32 *ids, u32 cnt,
+			struct npa_tfull *out)
+{
+	u32 i, x, pr = NPA_TN_NONE, sp = 0, no = 0;
+	u32 *order = t->stk + t->ncap;
+	bool ok = true;
+
+	for (i = 0; i < cnt; i++) {
+		for (x = ids[i]; x != NPA_TN_NONE; x = t->n[x].parent) {
+			if (!t->n[x].cnt++)
+				t->touched[t->ntouched++] = x;
+			t->c->work++;
+		}
+	}
+	for (x = ids[0]; x != NPA_TN_NONE; x = t->n[x].parent) {
+		if (t->n[x].cnt == cnt) {
+			pr = x;
+			break;
+		}
+	}
+	/* Children before parents: the pre-order of the pertinent subtree, backwards. */
+	t->stk[sp++] = pr;
+	while (sp) {
+		u32 ch;
+
+		x = t->stk[--sp];
+		order[no++] = x;
+		for (ch = t->n[x].first; ch != NPA_TN_NONE; ch = t->n[ch].next)
+			if (t->n[ch].cnt)
+				t->stk[sp++] = ch;
+	}
+	while (no > 1 && ok)
+		ok = npa_tpartial(t, order[--no]);
+	if (ok)
+		ok = npa_troot(t, pr, out);
+	for (i = 0; i < t->ntouched; i++) {
+		t->n[t->touched[i]].cnt = 0;
+		t->n[t->touched[i]].label = NPA_TL_EMPTY;
+	}
+	t->ntouched = 0;
+	return ok && !t->overflow;
+}
+
+/* Append the leaves of @x, left to right, to @out[*cnt ...]. */
+static void npa_tlinear(struct npa_tile *t, u32 x, u32 *out, u32 *cnt)
+{
+	u32 sp = 0;
+
+	t->stk[sp++] = x;
+	while (sp) {
+		u32 ch;
+
+		x = t->stk[--sp];
+		if (t->n[x].type == NPA_TN_LEAF) {
+			out[(*cnt)++] = x;
+			continue;
+		}
+		for (ch = t->n[x].last; ch != NPA_TN_NONE; ch = t->n[ch].prev)
+			t->stk[sp++] = ch;
+	}
+}
+
+/* The block @eids -> @sids: reduce, record, replace. */
+static bool npa_tapply(struct npa_tile *t, const u32 *eids, u32 ne,
+		       const u32 *sids, u32 ns)
+{
+	struct npa_trec *r = &t->rec[t->nrec];
+	struct npa_tfull f;
+	u32 nn, i, x;
+
+	if (!npa_treduce(t, eids, ne, &f))
+		return false;
+	r->s_at = t->s_top;
+	r->s_cnt = ns;
+	r->f_at = t->f_top;
+	r->f_cnt = 0;
+	r->anchor = f.anchor;
+	r->left = f.left;
+	if (f.node != NPA_TN_NONE) {
+		npa_tlinear(t, f.node, t->fids + t->f_top, &r->f_cnt);
+	} else {
+		for (x = f.from; ; x = t->n[x].next) {
+			npa_tlinear(t, x, t->fids + t->f_top, &r->f_cnt);
+			if (x == f.to)
+				break;
+		}
+	}
+	if (WARN_ON_ONCE(r->f_cnt != ne))
+		return false;
+	if (ns == 1) {
+		nn = sids[0];
+	} else {
+		nn = npa_tnew(t, NPA_TN_P);
+		if (nn == NPA_TN_NONE)
+			return false;
+		for (i = 0; i < ns; i++)
+			npa_tinsert(t, nn, sids[i], NPA_TN_NONE);
+	}
+	if (f.node != NPA_TN_NONE) {
+		npa_treplace(t, f.node, nn);
+	} else {
+		u32 at = t->n[f.to].next, q = f.q;
+
+		for (x = f.from; ; ) {
+			u32 nx = t->n[x].next;
+			bool end = x == f.to;
+
+			npa_tdetach(t, x);
+			if (end)
+				break;
+			x = nx;
+		}
+		npa_tinsert(t, q, nn, at);
+		/* A Q-node of one child is that child. */
+		if (t->n[q].first == t->n[q].last) {
+			u32 only = t->n[q].first;
+
+			npa_tdetach(t, only);
+			npa_treplace(t, q, only);
+		}
+	}
+	memcpy(t->sids + t->s_top, sids, ns * sizeof(*sids));
+	npa_tset(t, &t->s_top, t->s_top + ns);
+	npa_tset(t, &t->f_top, t->f_top + ne);
+	npa_tset(t, &t->nrec, t->nrec + 1);
+	return !t->overflow;
+}
+
+/* The rects ending (@starts false) or starting at bound @bi of the view. */
+static const u32 *npa_tbound(const struct npa_tile *t, u32 bi, bool starts,
+			     u32 *cnt)
+{
+	u32 b = t->mirror ? t->nt - 1 - bi : bi, k = starts != t->mirror;
+
+	*cnt = t->base[k][b + 1] - t->base[k][b];
+	return t->list[k] + t->base[k][b];
+}
+
+/* 16 log2 of C(@n, @k). */
+static u32 npa_tlog_choose(u32 n, u32 k)
+{
+	u32 i, up = 0, down = 0;
+
+	for (i = 0; i < k; i++) {
+		up += npa_log2_fp(n - i);
+		down += npa_log2_fp(i + 1);
+	}
+	return up > down ? up - down : 0;
+}
+
+/*
+ * Is the pair of ending rects @pe and starting rects @ps (masks) of equal
+ * sums unlikely to be a coincidence: do fewer than e^-3 of the subsets of
+ * the same sizes match that sum on average? @e0 says @pe holds the rect
+ * the block is for, @free that @pe was not chosen by its sum.
+ */
+static bool npa_tbelieve(const struct npa_tile *t, u64 pe, u64 ps, bool e0,
+			 bool free)
+{
+	u32 ne = hweight64(t->erem), ns = hweight64(t->srem);
+	u32 a = hweight64(pe), b = hweight64(ps), i, comb;
+	u64 sum = 0;
+
+	for (i = 0; i < 64; i++)
+		if (ps >> i & 1)
+			sum += t->c->r[t->sl[i]].size;
+	comb = npa_tlog_choose(ns, b);
+	if (!free)
+		comb += e0 ? npa_tlog_choose(ne - 1, a - 1) :
+			     npa_tlog_choose(ne - 1, a);
+	return sum && comb + NPA_TILE_CHANCE <= npa_log2_fp(sum);
+}
+
+/* Add candidate (@em, @sm) unless known; @tier orders it (0 first). */
+static void npa_tcand(struct npa_tile *t, u64 em, u64 sm, u32 tier)
+{
+	bool rest = em == t->erem && sm == t->srem;
+	u32 i;
+
+	for (i = 0; i < t->ncand; i++)
+		if (t->cand_e[i] == em && t->cand_s[i] == sm)
+			return;
+	/* The last slot is kept for the rest. */
+	if (t->ncand >= NPA_TILE_CANDS - 1 && !rest)
+		return;
+	if (rest)
+		tier = 1;
+	else if (!t->chance)
+		tier = 0;
+	t->cand_e[t->ncand] = em;
+	t->cand_s[t->ncand] = sm;
+	t->cand_key[t->ncand] = (u64)tier << 48 |
+		(t->rng ? (u64)(hweight64(em) + hweight64(sm)) << 32 |
+			  (npa_rand(t->c) & 0xffffffff) : t->ncand);
+	t->ncand++;
+}
+
+static bool npa_tcombo(struct npa_tile *t)
+{
+	if (t->ncand >= NPA_TILE_CANDS - 1 || ++t->combos > NPA_TILE_COMBOS)
+		return false;
+	if (!(t->combos & 127))
+		t->c->work++;
+	return true;
+}
+
+static bool npa_tsame(const struct npa_tile *t, u32 a, u32 b)
+{
+	const struct npa_rect *x = &t->c->r[a], *y = &t->c->r[b];
+
+	return x->size == y->size && x->lo == y->lo && x->hi == y->hi;
+}
+
+/*
+ * @left more starting rects from t->so[@i ...] to reach @target; rects
+ * alike in all are interchangeable, so only the first of a run is taken.
+ */
+static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
+			u64 sm, u64 em)
+{
+	u32 j;
+
+	if (!left) {
+		if (target)
+			return;
+		if (t->comp)
+			npa_tcand(t, t->erem & ~em, t->srem & ~sm,
+				  npa_tbelieve(t, em, sm, false, false) ? 0 : 2);
+		else
+			npa_tcand(t, em, sm,
+				  npa_tbelieve(t, em, sm, true, false) ? 0 : 2);
+		return;
+	}
+	for (j = i; j < t->nso; j++) {
+		u64 sz = t->c->r[t->sl[t->so[j]]].size;
+
+		if (!npa_tcombo(t))
+			return;
+		if (sz > div64_u64(target, left))
+			break;	/* sizes ascend */
+		if (j > i && npa_tsame(t, t->sl[t->so[j]], t->sl[t->so[j - 1]]))
+			continue;
+		npa_tfind_s(t, j + 1, left - 1, target - sz,
+			    sm | 1ULL << t->so[j], em);
+	}
+}
+
+/* @left more ending rects from t->eo[@i ...], then @b starting ones. */
+static void npa_tfind_e(struct npa_tile *t, u32 i, u32 left, u64 sum, u64 em,
+			u32 b)
+{
+	u32 j;
+
+	if (!left) {
+		npa_tfind_s(t, 0, b, sum, 0, em);
+		return;
+	}
+	for (j = i; j < t->neo; j++) {
+		if (!npa_tcombo(t))
+			return;
+		npa_tfind_e(t, j + 1, left - 1,
+			    sum + t->c->r[t->el[t->eo[j]]].size,
+			    em | 1ULL << t->eo[j], b);
+	}
+}
+
+/* Pairs of @k rects with the chosen ending rect (without: t->comp). */
+static void npa_tpairs(struct npa_tile *t, u32 k)
+{
+	u32 a;
+
+	for (a = 1; a < k; a++) {
+		if (t->comp) {
+			if (a <= t->neo && k - a <= t->nso)
+				npa_tfind_e(t, 0, a, 0, 0, k - a);
+		} else if (a - 1 <= t->neo && k - a <= t->nso) {
+			npa_tfind_e(t, 0, a - 1, t->c->r[t->el[t->e0]].size,
+				    1ULL << t->e0, k - a);
+		}
+	}
+}
+
+/* Every subset of the starting rects from t->so[@j ...] summing to @target. */
+static void npa_tsubset(struct npa_tile *t, u32 j, u64 target, u64 sm, u64 em)
+{
+	if (!target) {
+		npa_tcand(t, em, sm, npa_tbelieve(t, em, sm, true, true) ? 0 : 2);
+		return;
+	}
+	for (; j < t->nso; j++) {
+		u64 sz = t->c->r[t->sl[t->so[j]]].size;
+
+		if (!npa_tcombo(t))
+			return;
+		if (sz > target)
+			break;
+		npa_tsubset(t, j + 1, target - sz, sm | 1ULL << t->so[j], em);
+	}
+}
+
+/*
+ * The ending rects under each ancestor of the chosen one, with the
+ * starting rects of the same sum: blocks the tree already suggests.
+ */
+static void npa_tancestors(struct npa_tile *t, u32 ne)
+{
+	u64 prev = 0;
+	u32 x, y, i;
+
+	if (t->nso > NPA_TILE_SUBSET)
+		return;
+	for (x = t->n[t->el[t->e0]].parent; x != NPA_TN_NONE; x = t->n[x].parent) {
+		u64 em = 0, sum = 0;
+
+		for (i = 0; i < ne; i++) {
+			if (!(t->erem >> i & 1))
+				continue;
+			for (y = t->el[i]; y != NPA_TN_NONE; y = t->n[y].parent) {
+				if (y == x) {
+					em |= 1ULL << i;
+					sum += t->c->r[t->el[i]].size;
+					break;
+				}
+			}
+		}
+		if (em == t->erem)
+			break;
+		if (em == prev)
+			continue;
+		prev = em;
+		t->combos = 0;
+		npa_tsubset(t, 0, sum, 0, em);
+	}
+}
+
+/* The ending rects left other than @e into t->eo. */
+static void npa_tothers(struct npa_tile *t, u32 ne, u32 e)
+{
+	u32 i;
+
+	t->e0 = e;
+	t->neo = 0;
+	for (i = 0; i < ne; i++)
+		if (i != e && t->erem >> i & 1)
+			t->eo[t->neo++] = i;
+}
+
+/*
+ * The candidate blocks of decision @f, in the order to try them. The
+ * block is for one ending rect: the first left, or (t->dyn) the one with
+ * the smallest pair.
+ */
+static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
+{
+	u32 ne, ns, i, k, e, best = U32_MAX, bestn = 0;
+
+	t->ncand = 0;
+	t->el = npa_tbound(t, f->bi, false, &ne);
+	t->sl = npa_tbound(t, f->bi, true, &ns);
+	t->erem = f->erem;
+	t->srem = f->srem;
+	if (ne > 64 || ns > 64) {
+		npa_tcand(t, f->erem, f->srem, 1);
+		return;
+	}
+	t->nso = 0;
+	for (i = 0; i < ns; i++)
+		if (t->srem >> i & 1)
+			t->so[t->nso++] = i;
+	t->comp = false;
+	e = __ffs64(t->erem);
+	for (i = e; t->dyn && i < ne; i++) {
+		if (!(t->erem >> i & 1))
+			continue;
+		npa_tothers(t, ne, i);
+		t->ncand = 0;
+		t->combos = 0;
+		for (k = 2; k <= NPA_TILE_PROBE && k < best && !t->ncand; k++)
+			npa_tpairs(t, k);
+		if (t->ncand && (k - 1 < best ||
+				 (k - 1 == best && t->ncand < bestn))) {
+			best = k - 1;
+			bestn = t->ncand;
+			e = i;
+		}
+	}
+	t->ncand = 0;
+	t->combos = 0;
+	npa_tothers(t, ne, e);
+	for (k = 2; k <= NPA_TILE_PAIR && k <= t->neo + 1 + t->nso; k++)
+		npa_tpairs(t, k);
+	if (t->anc)
+		npa_tancestors(t, ne);
+	t->comp = true;
+	t->combos = 0;
+	for (k = 2; k <= NPA_TILE_COMP && k < t->neo + 1 + t->nso; k++)
+		npa_tpairs(t, k);
+	npa_tcand(t, t->erem, t->srem, 1);
+	/* Insertion sort by key: at most NPA_TILE_CANDS. */
+	for (i = 1; i < t->ncand; i++) {
+		u64 key = t->cand_key[i], em = t->cand_e[i], sm = t->cand_s[i];
+
+		for (k = i; k && t->cand_key[k - 1] > key; k--) {
+			t->cand_key[k] = t->cand_key[k - 1];
+			t->cand_e[k] = t->cand_e[k - 1];
+			t->cand_s[k] = t->cand_s[k - 1];
+		}
+		t->cand_key[k] = key;
+		t->cand_e[k] = em;
+		t->cand_s[k] = sm;
+	}
+}
+
+/* A decision at bound @bi with all its rects left. */
+static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
+{
+	u32 ne, ns;
+
+	npa_tbound(t, bi, false, &ne);
+	npa_tbound(t, bi, true, &ns);
+	f->bi = bi;
+	f->k = 0;
+	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
+	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
+}
+
+/*
+ * One run of the search from the first bound, spending at most @limit.
+ * Returns 0 with every bound done, -ETIME past @limit (or the clock),
+ * -ENOENT when no candidate is left, -ENOSPC when the trail or the node
+ * pool ran out.
+ */
+static int npa_tsearch(struct npa_tile *t, u64 limit)
+{
+	struct npa_ctx *c = t->c;
+	u64 stop = c->work + limit, check = c->work + NPA_PLAN_CHECK_EVERY;
+	u32 ns, i, depth = 0;
+	const u32 *sl;
+
+	/* The rects of the first bound, in any order. */
+	t->ntr = 0;
+	t->overflow = false;
+	t->ntop = t->m;
+	for (i = 0; i < t->m; i++)
+		npa_tinit(&t->n[i], NPA_TN_LEAF);
+	sl = npa_tbound(t, 0, true, &ns);
+	if (ns == 1) {
+		t->root = sl[0];
+	} else {
+		t->root = npa_tnew(t, NPA_TN_P);
+		for (i = 0; i < ns; i++)
+			npa_tinsert(t, t->root, sl[i], NPA_TN_NONE);
+	}
+	memcpy(t->sids, sl, ns * sizeof(*sl));
+	t->s_top = ns;
+	t->f_top = 0;
+	t->nrec = 0;
+	t->ntr = 0;
+	if (t->nt <= 2)
+		return 0;
+	npa_tframe_at(t, &t->fr[0], 1);
+	for (;;) {
+		struct npa_tframe *f = &t->fr[depth];
+		u32 *eids = t->be, *sids = t->bs, ne = 0, nbe, nbs;
+		const u32 *el = npa_tbound(t, f->bi, false, &nbe);
+		const u32 *sl2 = npa_tbound(t, f->bi, true, &nbs);
+		const u32 *ep = eids, *sp = sids;
+		u64 em, sm;
+
+		if (c->work >= check) {
+			check = c->work + NPA_PLAN_CHECK_EVERY;
+			if (npa_time_check(c))
+				return -ETIME;
+		}
+		if (c->work >= stop)
+			return -ETIME;
+		if (t->overflow)
+			return -ENOSPC;
+		npa_tcands(t, f);
+		if (f->k >= t->ncand) {
+			if (!depth)
+				return -ENOENT;
+			f = &t->fr[--depth];
+			npa_tunwind(t, f->mark);
+			f->k++;
+			continue;
+		}
+		em = t->cand_e[f->k];
+		sm = t->cand_s[f->k];
+		f->mark = t->ntr;
+		if (nbe > 64 || nbs > 64) {
+			/* Too many to split: all in one block. */
+			ep = el;
+			sp = sl2;
+			ne = nbe;
+			ns = nbs;
+			em = f->erem;
+			sm = f->srem;
+		} else {
+			ns = 0;
+			for (i = 0; i < nbe; i++)
+				if (em >> i & 1)
+					eids[ne++] = el[i];
+			for (i = 0; i < nbs; i++)
+				if (sm >> i & 1)
+					sids[ns++] = sl2[i];
+		}
+		if (!npa_tapply(t, ep, ne, sp, ns)) {
+			npa_tunwind(t, f->mark);
+			f->k++;
+			continue;
+		}
+		if (f->erem & ~em) {
+			t->fr[depth + 1] = *f;
+			t->fr[depth + 1].erem &= ~em;
+			t->fr[depth + 1].srem &= ~sm;
+			t->fr[depth + 1].k = 0;
+		} else if (f->bi + 2 < t->nt) {
+			npa_tframe_at(t, &t->fr[depth + 1], f->bi + 1);
+		} else {
+			return 0;
+		}
+		depth++;
+	}
+}
+
+/*
+ * Offsets from a finished search, into c->off: one order of the last
+ * live rects, then back in time, each block's ending rects in the place
+ * its starting rects leave, in their recorded order or its mirror.
+ */
+static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv)
+{
+	u64 *off = t->c->off, at = 0;
+	u32 *lin = t->stk + t->ncap, cnt = 0, i, j;
+	int ri;
+
+	npa_tlinear(t, t->root, lin, &cnt);
+	for (i = 0; i < cnt; i++) {
+		off[lin[i]] = at;
+		at += t->c->r[lin[i]].size;
+		prv[lin[i]] = i ? lin[i - 1] : NPA_TN_NONE;
+		nxt[lin[i]] = i + 1 < cnt ? lin[i + 1] : NPA_TN_NONE;
+	}
+	for (ri = (int)t->nrec - 1; ri >= 0; ri--) {
+		const struct npa_trec *r = &t->rec[ri];
+		const u32 *s = t->sids + r->s_at, *f = t->fids + r->f_at;
+		u32 first = s[0], last, before, after, id, prev;
+		bool fwd = true;
+
+		for (j = 1; j < r->s_cnt; j++)
+			if (off[s[j]] < off[first])
+				first = s[j];
+		last = first;
+		for (j = 1; j < r->s_cnt; j++)
+			last = nxt[last];
+		before = prv[first];
+		after = nxt[last];
+		if (r->anchor != NPA_TN_NONE)
+			fwd = (off[r->anchor] < off[first]) == !!r->left;
+		at = off[first];
+		prev = before;
+		for (j = 0; j < r->f_cnt; j++) {
+			id = f[fwd ? j : r->f_cnt - 1 - j];
+			off[id] = at;
+			at += t->c->r[id].size;
+			prv[id] = prev;
+			if (prev != NPA_TN_NONE)
+				nxt[prev] = id;
+			prev = id;
+		}
+		nxt[prev] = after;
+		if (after != NPA_TN_NONE)
+			prv[after] = prev;
+	}
+}
+
+static void npa_tile_free(struct npa_tile *t)
+{
+	kvfree(t->base[0]);
+	kvfree(t->base[1]);
+	kvfree(t->list[0]);
+	kvfree(t->list[1]);
+	kvfree(t->n);
+	kvfree(t->tr);
+	kvfree(t->rec);
+	kvfree(t->sids);
+	kvfree(t->fids);
+	kvfree(t->fr);
+	kvfree(t->stk);
+	kvfree(t->touched);
+	kvfree(t->cls[0]);
+	kvfree(t->cls[1]);
+	kvfree(t->cls[2]);
+}
+
+/* Rects by size, then index, within each bound's list. */
+static int npa_tsize_cmp(const void *a, const void *b, const void *priv)
+{
+	const struct npa_rect *r = priv;
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	if (r[x].size != r[y].size)
+		return r[x].size < r[y].size ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
+{
+	u32 m = c->m, i, k;
+
+	memset(t, 0, sizeof(*t));
+	t->c = c;
+	t->m = m;
+	t->nt = c->nt;
+	t->ncap = 4 * m + 64;
+	t->trcap = 16 * m + 1024;
+	for (k = 0; k < 2; k++) {
+		t->base[k] = kvcalloc(c->nt + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		t->list[k] = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	}
+	t->n = kvmalloc_array(t->ncap, sizeof(*t->n), GFP_KERNEL_ACCOUNT);
+	t->tr = kvmalloc_array(t->trcap, sizeof(*t->tr), GFP_KERNEL_ACCOUNT);
+	t->rec = kvmalloc_array(m + 1, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
+	t->sids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fr = kvmalloc_array(m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
+	t->stk = kvmalloc_array(2 * t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->touched = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	for (k = 0; k < 3; k++)
+		t->cls[k] = kvmalloc_array(t->ncap, sizeof(u32),
+					   GFP_KERNEL_ACCOUNT);
+	if (!t->base[0] || !t->base[1] || !t->list[0] || !t->list[1] ||
+	    !t->n || !t->tr || !t->rec || !t->sids || !t->fids || !t->fr ||
+	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2])
+		return -ENOMEM;
+	/* Counting sort of the rects by end and by start bound. */
+	for (i = 0; i < m; i++) {
+		t->base[0][c->r[i].b + 1]++;
+		t->base[1][c->r[i].a + 1]++;
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < c->nt; i++)
+			t->base[k][i + 1] += t->base[k][i];
+		for (i = 0; i < m; i++) {
+			u32 b = k ? c->r[i].a : c->r[i].b;
+
+			t->list[k][t->base[k][b]++] = i;
+		}
+		/* Undo the bumps: base[b] is the start of bound b again. */
+		for (i = c->nt; i; i--)
+			t->base[k][i] = t->base[k][i - 1];
+		t->base[k][0] = 0;
+		for (i = 0; i < c->nt; i++)
+			sort_r(t->list[k] + t->base[k][i],
+			       t->base[k][i + 1] - t->base[k][i], sizeof(u32),
+			       npa_tsize_cmp, NULL, c->r);
+	}
+	return 0;
+}
+
+/* Does every step between the first and the last bound hold the bound? */
+static bool npa_tile_fits(const struct npa_ctx *c)
+{
+	u32 i;
+
+	if (c->m > NPA_TILE_MAX || c->nt < 2)
+		return false;
+	for (i = 0; i < c->m; i++)
+		if (c->r[i].amask)
+			return false;
+	for (i = 0; i + 1 < c->nt; i++)
+		if (c->prof.tree[c->prof.size + i] != c->lb)
+			return false;
+	return true;
+}
+
+/*
+ * The tiling search, for instances whose load is the lower bound at every
+ * step (and no alignment), with half of the budget: restart r searches
+ * the instance (even r) or its mirror in time (odd r) in order (r / 2) % 3,
+ * for 16 units per rect, doubled every six restarts. A plan it finds is
+ * at the bound; it is checked by npa_plan_verify() before it is kept.
+ */
+static void npa_run_tile(struct npa_ctx *c)
+{
+	u64 left = c->budget > c->work ? c->budget - c->work : 0;
+	u64 stop = c->work + left / 2;
+	struct npa_plan_buf *bufs = NULL;
+	struct npa_tile *t;
+	u32 r, i;
+	int ret = -ETIME;
+
+	if (c->best_peak <= c->lb || !npa_tile_fits(c))
+		return;
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return;
+	if (npa_tile_init(t, c))
+		goto out;
+	for (r = 0; ret && c->work < stop && !c->out_of_time; r++) {
+		u32 order = (r / 2) % 3;
+
+		t->mirror = r & 1;
+		t->dyn = order != 0;
+		t->anc = order != 2;
+		t->chance = order == 0;
+		t->rng = r >= 12;
+		ret = npa_tsearch(t, min((u64)(16ULL * c->m) << min(r / 6, 32U),
+					 stop - c->work));
+		if (ret == -ENOSPC)
+			goto out;
+	}
+	if (ret)
+		goto out;
+	npa_toffsets(t, c->order, c->cand);
+	bufs = kvmalloc_array(c->m, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
+	if (!bufs)
+		goto out;
+	c->peak = 0;
+	for (i = 0; i < c->m; i++) {
+		bufs[i] = (struct npa_plan_buf){
+			.size = c->r[i].size, .lo = c->r[i].lo,
+			.hi = c->r[i].hi, .offset = c->off[i],
+		};
+		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+	}
+	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, c->lb)))
+		npa_keep(c, NPA_PLAN_ALGO_TILE);
+out:
+	kvfree(bufs);
+	npa_tile_free(t);
+	kfree(t);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Entry points */
 
 /*
@@ -2754,6 +3970,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	if (!greedy_only) {
 		/* Tightly packed: only the exact search does any good. */
 		if (tight) {
+			npa_run_tile(c);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
 			npa_run_skyline(c);
@@ -2834,6 +4051,7 @@ const char *npa_plan_algo_name(u32 algo)
 		[NPA_PLAN_ALGO_EXACT] = "exact",
 		[NPA_PLAN_ALGO_COMPLETE] = "exact-completed",
 		[NPA_PLAN_ALGO_SKYLINE] = "skyline",
+		[NPA_PLAN_ALGO_TILE] = "tiling",
 	};
 
 	return algo < NPA_PLAN_ALGO_COUNT ? names[algo] : "unknown";

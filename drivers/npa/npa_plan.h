@@ -67,6 +67,8 @@ struct npa_plan_params {
  *	lower bound, completed by the same search under a cap a little above
  * @NPA_PLAN_ALGO_SKYLINE: a greedy skyline pass (lowest valley first) under
  *	a cap, from nothing or from the exact search's deepest partial plan
+ * @NPA_PLAN_ALGO_TILE: the tiling search, for instances whose load is the
+ *	lower bound at every step: a plan without a free byte
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -78,6 +80,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_EXACT,
 	NPA_PLAN_ALGO_COMPLETE,
 	NPA_PLAN_ALGO_SKYLINE,
+	NPA_PLAN_ALGO_TILE,
 	NPA_PLAN_ALGO_COUNT,
 };
 
