@@ -2780,6 +2780,7 @@ struct npa_tile {
 	u64 cand_e[NPA_TILE_CANDS], cand_s[NPA_TILE_CANDS];
 	u64 cand_key[NPA_TILE_CANDS];
 	u32 ncand;
+	u32 cand_depth;		/* decision the list is for, or U32_MAX */
 	u32 combos;
 	bool dyn, anc, chance;	/* the three orders */
 	u64 rng;
@@ -3614,6 +3615,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 	if (t->nt <= 2)
 		return 0;
 	npa_tframe_at(t, &t->fr[0], 1);
+	t->cand_depth = U32_MAX;
 	for (;;) {
 		struct npa_tframe *f = &t->fr[depth];
 		u32 *eids = t->be, *sids = t->bs, ne = 0, nbe, nbs;
@@ -3631,13 +3633,18 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			return -ETIME;
 		if (t->overflow)
 			return -ENOSPC;
-		npa_tcands(t, f);
+		/* After a failed block the list of this decision still holds. */
+		if (t->cand_depth != depth) {
+			npa_tcands(t, f);
+			t->cand_depth = depth;
+		}
 		if (f->k >= t->ncand) {
 			if (!depth)
 				return -ENOENT;
 			f = &t->fr[--depth];
 			npa_tunwind(t, f->mark);
 			f->k++;
+			t->cand_depth = U32_MAX;
 			continue;
 		}
 		em = t->cand_e[f->k];
@@ -3676,6 +3683,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			return 0;
 		}
 		depth++;
+		t->cand_depth = U32_MAX;
 	}
 }
 
