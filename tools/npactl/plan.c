@@ -17,9 +17,12 @@
 static void plan_usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: npactl plan [--json] [--out FILE.csv] [--budget N] [--algo greedy|npa] INPUT.csv\n"
-		"       npactl plan [--json] [--out FILE.csv] [--budget N] [--algo greedy|npa]\n"
-		"                   [--svg FILE] [--size N | --input WxH] [--im2col M] FILE.json|FILE.cfg\n"
+		"usage: npactl plan [--json] [--out FILE.csv] [--budget N]\n"
+		"                   [--algo greedy|npa] INPUT.csv\n"
+		"       npactl plan [--json] [--out FILE.csv] [--budget N]\n"
+		"                   [--algo greedy|npa] [--svg FILE]\n"
+		"                   [--size N | --input WxH] [--im2col M]\n"
+		"                   FILE.json|FILE.cfg\n"
 		"\n"
 		"Plan the buffers of INPUT (MiniMalloc CSV: id,lower,upper,size[,alignment],\n"
 		"lifetimes half-open [lower, upper); '-' reads stdin) into one arena.\n"

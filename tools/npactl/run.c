@@ -93,7 +93,7 @@ static int npactl_query_args(int argc, char **argv, struct npa_query *q)
 		fp = stdout;
 		ret = NPACTL_EXIT_OK;
 	}
-	fprintf(fp, "usage: npactl %s [DEV]\n\n%s of DEV (default /dev/npa0).\n",
+	fprintf(fp, "usage: npactl %s [DEV]\n\n%s\nof DEV (default /dev/npa0).\n",
 		argv[0], !strcmp(argv[0], "info") ?
 		"Print the driver version, capabilities, carveout and limits" :
 		"Print the job counters and carveout and arena use");
@@ -399,9 +399,10 @@ static void npactl_run_usage(FILE *fp)
 		"                  [--seed S] [--repeat K] NETWORK...\n\n"
 		"Runs each NETWORK (.cfg Darknet or .json graph) as a job on the NPU\n"
 		"with seeded random inputs and weights.  --size N sets the input\n"
-		"resolution to N x N, NETWORK@N for one network; --verify compares the outputs bit for bit with\n"
-		"a reference that gives every tensor its own buffer; --private asks\n"
-		"for private activation arenas.\n");
+		"resolution to N x N, NETWORK@N for one network; --verify\n"
+		"compares the outputs bit for bit with a reference that gives every\n"
+		"tensor its own buffer; --private asks for private activation\n"
+		"arenas.\n");
 }
 
 int npactl_cmd_run(int argc, char **argv)

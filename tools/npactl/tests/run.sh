@@ -150,7 +150,9 @@ check "npactl: usage errors exit 2, --help documents half-open lifetimes" \
 help_cmds=$("$NPACTL" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
 cmd_help() {
 	"$NPACTL" "$1" --help >"$tmp/h" 2>"$tmp/h.err" || return 1
-	grep -q "^usage: npactl $1" "$tmp/h"
+	grep -q "^usage: npactl $1" "$tmp/h" || return 1
+	# ... in a terminal of 80 columns.
+	! awk 'length > 80 { print "# too long: " $0; bad = 1 } END { exit !bad }' "$tmp/h"
 }
 # ... and its synopsis (up to the first blank line) names every option
 # the text below it describes.
@@ -164,7 +166,8 @@ cmd_synopsis() {
 }
 check "npactl --help lists the commands" test "$(echo $help_cmds | wc -w)" -ge 5
 for cmd in $help_cmds; do
-	check "npactl $cmd --help prints its usage and exits 0" cmd_help "$cmd"
+	check "npactl $cmd --help prints its usage in 80 columns and exits 0" \
+		cmd_help "$cmd"
 	check "npactl $cmd --help: the synopsis names every option described" \
 		cmd_synopsis "$cmd"
 done
