@@ -2716,8 +2716,8 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_PROBE	4	/* largest pair looked for to pick the rect */
 #define NPA_TILE_COMBOS	20000	/* subsets enumerated per kind */
 #define NPA_TILE_SUBSET	24	/* most starting rects for a full subset sum */
-/* 16 log2(e^-3): a pair this unlikely by chance is believed. */
-#define NPA_TILE_CHANCE	69
+/* -16 log2(e^-4): a pair this unlikely by chance is believed. */
+#define NPA_TILE_CHANCE	92
 
 enum npa_tn_type { NPA_TN_LEAF, NPA_TN_P, NPA_TN_Q };
 enum npa_tn_label { NPA_TL_EMPTY, NPA_TL_FULL, NPA_TL_PARTIAL };
@@ -3306,7 +3306,7 @@ static u32 npa_tlog_choose(u32 n, u32 k)
 
 /*
  * Is the pair of ending rects @pe and starting rects @ps (masks) of equal
- * sums unlikely to be a coincidence: do fewer than e^-3 of the subsets of
+ * sums unlikely to be a coincidence: do fewer than e^-4 of the subsets of
  * the same sizes match that sum on average? @e0 says @pe holds the rect
  * the block is for, @free that @pe was not chosen by its sum.
  */
