@@ -322,7 +322,7 @@ static void test_skyline(void)
 		u64 seed;
 		unsigned int pct;
 	} cases[] = {
-		{ false, 1 * 7919 + 2000, 30 },	/* npa-bench: strip 2000 / 1 */
+		{ false, 16 * 7919 + 2000, 25 },	/* npa-bench: strip 2000 / 16 */
 		{ true, 4 * 7919 + 2000, 20 },	/* sweep 2000 / 4 */
 	};
 	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
