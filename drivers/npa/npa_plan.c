@@ -2700,8 +2700,11 @@ static void npa_run_skyline(struct npa_ctx *c)
  * the bound minus a small pair, the ending rects under one node of the
  * tree with starting rects of the same sum, and everything left. A pair
  * of equal sums that many other subsets of the same sizes could match by
- * chance is weak evidence and goes after "everything left" in one of the
- * three orders used. The search restarts with the orders in turn, on the
+ * chance is weak evidence and goes after "everything left" in two of the
+ * three orders used. The orders: (0) the first ending rect left, with the
+ * tree's blocks; (1) the ending rect with the smallest pair, with the
+ * tree's blocks; (2) that rect, without them, every pair before
+ * "everything left". The search restarts with the orders in turn, on the
  * instance and on its mirror in time, with a limit that doubles every six
  * restarts and, after twelve, random tie-breaks.
  */
@@ -3867,7 +3870,7 @@ static void npa_run_tile(struct npa_ctx *c)
 		t->mirror = r & 1;
 		t->dyn = order != 0;
 		t->anc = order != 2;
-		t->chance = order == 0;
+		t->chance = order != 2;
 		t->rng = r >= 12;
 		ret = npa_tsearch(t, min((u64)(16ULL * c->m) << min(r / 6, 32U),
 					 stop - c->work));
