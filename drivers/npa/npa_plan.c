@@ -2795,17 +2795,22 @@ struct npa_tile {
 	u32 be[64], bs[64];	/* the block being applied */
 };
 
+/*
+ * Set *@p to @v, remembering the old value. With the trail full the write
+ * still happens (the loops that move nodes rely on it) but cannot be
+ * undone: t->overflow ends the search, which throws the tree away.
+ */
 static void npa_tset(struct npa_tile *t, u32 *p, u32 v)
 {
 	if (*p == v)
 		return;
 	if (t->ntr == t->trcap) {
 		t->overflow = true;
-		return;
+	} else {
+		t->tr[t->ntr].p = p;
+		t->tr[t->ntr].v = *p;
+		t->ntr++;
 	}
-	t->tr[t->ntr].p = p;
-	t->tr[t->ntr].v = *p;
-	t->ntr++;
 	*p = v;
 }
 
