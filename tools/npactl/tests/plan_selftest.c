@@ -374,6 +374,95 @@ static void test_tiling(void)
 	free(b);
 }
 
+/* xorshift64, for test_tiny_strips(). */
+static u64 tiny_rand(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * A @width x @steps strip cut into at most @want rects (each cut across
+ * time or address at random), shuffled: the plan in the offsets.
+ */
+static u32 tiny_strip(struct npa_plan_buf *b, u32 want, u64 width, u32 steps,
+		      u64 *s)
+{
+	u32 n = 1, i, big;
+
+	b[0] = B(width, 0, steps, 0);
+	while (n < want) {
+		struct npa_plan_buf *q;
+
+		for (big = 0, i = 1; i < n; i++)
+			if (b[i].size * (b[i].hi - b[i].lo) >
+			    b[big].size * (b[big].hi - b[big].lo))
+				big = i;
+		q = &b[big];
+		if (q->size < 2 && q->hi - q->lo < 2)
+			break;
+		b[n] = *q;
+		if (q->hi - q->lo > 1 && (q->size < 2 || tiny_rand(s) & 1)) {
+			u32 cut = q->lo + 1 + tiny_rand(s) % (q->hi - q->lo - 1);
+
+			q->hi = cut;
+			b[n].lo = cut;
+		} else {
+			u64 cut = 1 + tiny_rand(s) % (q->size - 1);
+
+			b[n].offset = q->offset + cut;
+			b[n].size = q->size - cut;
+			q->size = cut;
+		}
+		n++;
+	}
+	for (i = n; i > 1; i--) {
+		u32 j = tiny_rand(s) % i;
+		struct npa_plan_buf t = b[i - 1];
+
+		b[i - 1] = b[j];
+		b[j] = t;
+	}
+	return n;
+}
+
+/*
+ * Thousands of small strips (up to 12 bytes x 31 steps, so that sizes
+ * repeat, sometimes with one rect twice): every plan valid, and every run
+ * ends. The tiling search's undo trail overflows on some of these; it
+ * used to drop the writes then and loop for ever moving nodes that did
+ * not move (instance 6725 of this sequence).
+ */
+static void test_tiny_strips(void)
+{
+	struct npa_plan_buf b[200];
+	u64 s = 88172645463325252ULL;
+	unsigned int it, bad = 0, tiled = 0;
+
+	for (it = 0; it < 8000; it++) {
+		u32 want = 2 + tiny_rand(&s) % 180, steps = 2 + tiny_rand(&s) % 30;
+		u64 width = 2 + tiny_rand(&s) % 12;
+		u32 n = tiny_strip(b, want, width, steps, &s);
+		struct npa_plan_params p = { .budget = 1 + tiny_rand(&s) % 5000 };
+		struct npa_plan_result res;
+
+		if (tiny_rand(&s) % 4 == 0) {
+			u32 k = tiny_rand(&s) % n;
+
+			if (n < 190)
+				b[n++] = b[k];
+		}
+		if (npa_plan(b, n, tiny_rand(&s) & 1 ? &p : NULL, &res) ||
+		    npa_plan_verify(b, n, res.peak))
+			bad++;
+		tiled += res.algo == NPA_PLAN_ALGO_TILE;
+	}
+	tap(!bad && tiled, "8000 small strips with repeated sizes: all valid (%u bad, %u tiled)",
+	    bad, tiled);
+}
+
 /* Plan with baseline @a, verify, and return the peak (U64_MAX on failure). */
 static u64 bl_ok(enum npa_bl_algo a, struct npa_plan_buf *b, u32 n, u64 cap)
 {
@@ -489,6 +578,7 @@ int main(void)
 	test_huge();
 	test_strips();
 	test_tiling();
+	test_tiny_strips();
 	test_complete();
 	test_skyline();
 	test_baselines();
