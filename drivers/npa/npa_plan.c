@@ -2784,7 +2784,7 @@ struct npa_tile {
 	u64 cand_key[NPA_TILE_CANDS];
 	u32 ncand;
 	u32 cand_depth;		/* decision the list is for, or U32_MAX */
-	u32 combos;
+	u32 combos, combo_max;	/* subsets enumerated, allowed */
 	bool dyn, anc, chance;	/* the three orders */
 	u64 rng;
 	/* The enumeration in progress. */
@@ -3361,7 +3361,7 @@ static void npa_tcand(struct npa_tile *t, u64 em, u64 sm, u32 tier)
 
 static bool npa_tcombo(struct npa_tile *t)
 {
-	if (t->ncand >= NPA_TILE_CANDS - 1 || ++t->combos > NPA_TILE_COMBOS)
+	if (t->ncand >= NPA_TILE_CANDS - 1 || ++t->combos > t->combo_max)
 		return false;
 	if (!(t->combos & 127))
 		t->c->work++;
@@ -3473,6 +3473,9 @@ static void npa_tancestors(struct npa_tile *t, u32 ne)
 
 	if (t->nso > NPA_TILE_SUBSET)
 		return;
+	/* One allowance of subsets for all the ancestors. */
+	t->combos = 0;
+	t->combo_max = 4 * NPA_TILE_COMBOS;
 	for (x = t->n[t->el[t->e0]].parent; x != NPA_TN_NONE; x = t->n[x].parent) {
 		u64 em = 0, sum = 0;
 
@@ -3492,7 +3495,6 @@ static void npa_tancestors(struct npa_tile *t, u32 ne)
 		if (em == prev)
 			continue;
 		prev = em;
-		t->combos = 0;
 		npa_tsubset(t, 0, sum, 0, em);
 	}
 }
@@ -3533,12 +3535,14 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 			t->so[t->nso++] = i;
 	t->comp = false;
 	e = __ffs64(t->erem);
+	/* One allowance of subsets for all the probes. */
+	t->combos = 0;
+	t->combo_max = 4 * NPA_TILE_COMBOS;
 	for (i = e; t->dyn && i < ne; i++) {
 		if (!(t->erem >> i & 1))
 			continue;
 		npa_tothers(t, ne, i);
 		t->ncand = 0;
-		t->combos = 0;
 		for (k = 2; k <= NPA_TILE_PROBE && k < best && !t->ncand; k++)
 			npa_tpairs(t, k);
 		if (t->ncand && (k - 1 < best ||
@@ -3550,6 +3554,7 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	}
 	t->ncand = 0;
 	t->combos = 0;
+	t->combo_max = NPA_TILE_COMBOS;
 	npa_tothers(t, ne, e);
 	for (k = 2; k <= NPA_TILE_PAIR && k <= t->neo + 1 + t->nso; k++)
 		npa_tpairs(t, k);
@@ -3557,6 +3562,7 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 		npa_tancestors(t, ne);
 	t->comp = true;
 	t->combos = 0;
+	t->combo_max = NPA_TILE_COMBOS;
 	for (k = 2; k <= NPA_TILE_COMP && k < t->neo + 1 + t->nso; k++)
 		npa_tpairs(t, k);
 	npa_tcand(t, t->erem, t->srem, 1);
