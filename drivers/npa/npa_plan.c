@@ -3001,6 +3001,18 @@ static void npa_tclassify(struct npa_tile *t, u32 x, u32 *cnt)
 }
 
 /*
+ * Are all the leaves under @x full? Unless @x is a leaf, its children are
+ * sorted by label into t->cls[] and counted in @cnt on the way.
+ */
+static bool npa_tall_full(struct npa_tile *t, u32 x, u32 *cnt)
+{
+	if (t->n[x].type == NPA_TN_LEAF)
+		return true;
+	npa_tclassify(t, x, cnt);
+	return !cnt[NPA_TL_EMPTY] && !cnt[NPA_TL_PARTIAL];
+}
+
+/*
  * A node below the pertinent root with some of the rects: label it FULL,
  * or make it a Q-node ordered [empty ..., full ...] and label it PARTIAL.
  * False when its children cannot be put so.
@@ -3010,12 +3022,7 @@ static bool npa_tpartial(struct npa_tile *t, u32 x)
 	struct npa_tn *nd = &t->n[x];
 	u32 cnt[3], ch;
 
-	if (nd->type == NPA_TN_LEAF) {
-		nd->label = NPA_TL_FULL;
-		return true;
-	}
-	npa_tclassify(t, x, cnt);
-	if (!cnt[NPA_TL_EMPTY] && !cnt[NPA_TL_PARTIAL]) {
+	if (npa_tall_full(t, x, cnt)) {
 		nd->label = NPA_TL_FULL;
 		return true;
 	}
@@ -3067,12 +3074,7 @@ static bool npa_troot(struct npa_tile *t, u32 r, struct npa_tfull *out)
 	out->node = NPA_TN_NONE;
 	out->anchor = NPA_TN_NONE;
 	out->left = 0;
-	if (t->n[r].type == NPA_TN_LEAF) {
-		out->node = r;
-		return true;
-	}
-	npa_tclassify(t, r, cnt);
-	if (!cnt[NPA_TL_EMPTY] && !cnt[NPA_TL_PARTIAL]) {
+	if (npa_tall_full(t, r, cnt)) {
 		out->node = r;
 		return true;
 	}
