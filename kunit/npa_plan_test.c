@@ -536,6 +536,32 @@ static void npa_plan_test_tile(struct kunit *test)
 }
 
 /*
+ * The same kind of strip with a budget too small for the tiling search to
+ * finish: its deepest partial tiling, completed by best fit in the order
+ * the lifetimes start, is the plan: 2.9% over (the other steps, with the
+ * budget it leaves them, 37.5%); twice the same.
+ */
+static void npa_plan_test_tile_fit(struct kunit *test)
+{
+	const struct npa_plan_params p = { .budget = 20000 };
+	const u32 n = 1000;
+	const u64 width = 1000000;
+	struct npa_plan_result res, again;
+	struct npa_plan_buf *b, *d;
+
+	b = npa_test_strip_twice(test, n, width, 4, &d);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_TILE_FIT);
+	KUNIT_EXPECT_LE(test, res.peak, width + width / 20);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &again), 0);
+	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
+	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
+}
+
+/*
  * The tiling search places buffers end to end, so it leaves instances
  * with an alignment to the others: the plan is still valid and aligned.
  */
@@ -568,6 +594,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_strip_large),
 	KUNIT_CASE(npa_plan_test_strip_parts),
 	KUNIT_CASE(npa_plan_test_tile),
+	KUNIT_CASE(npa_plan_test_tile_fit),
 	KUNIT_CASE(npa_plan_test_tile_aligned),
 	{}
 };

@@ -2707,6 +2707,12 @@ static void npa_run_skyline(struct npa_ctx *c)
  * "everything left". The search restarts with the orders in turn, on the
  * instance and on its mirror in time, with a limit that doubles every six
  * restarts and, after twelve, random tie-breaks.
+ *
+ * A wrong block is often found out only hundreds of bounds later, when
+ * the tree has become tight enough to refute it; the search keeps the
+ * deepest tiling of the time before some bound it got to in each
+ * direction. If no restart finishes, each is completed by placing the
+ * other rects in the order that sweep meets them, each by best fit.
  */
 
 #define NPA_TN_NONE	U32_MAX
@@ -2793,6 +2799,9 @@ struct npa_tile {
 	u32 eo[64], neo, so[64], nso, e0;
 	bool comp;
 	u32 be[64], bs[64];	/* the block being applied */
+	/* Deepest partial tiling of each direction (U64_MAX: not placed). */
+	u64 *part[2];
+	u32 part_bi[2];
 };
 
 /*
@@ -3596,6 +3605,28 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
 }
 
+static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
+
+/*
+ * The search got to bound @bi of the view: if that is well past the
+ * deepest point of this direction so far, keep the offsets of the rects
+ * placed (a tiling of the time before @bi) for npa_tile_fit(). At most
+ * 64 copies of m offsets per direction, so the work is not counted.
+ */
+static void npa_tsnap(struct npa_tile *t, u32 bi)
+{
+	u64 *off = t->c->off;
+	u32 i;
+
+	if (bi < t->part_bi[t->mirror] + max(1U, t->nt / 64))
+		return;
+	for (i = 0; i < t->m; i++)
+		off[i] = U64_MAX;
+	npa_toffsets(t, t->c->order, t->c->cand);
+	memcpy(t->part[t->mirror], off, t->m * sizeof(*off));
+	t->part_bi[t->mirror] = bi;
+}
+
 /*
  * One run of the search from the first bound, spending at most @limit.
  * Returns 0 with every bound done, -ETIME past @limit (or the clock),
@@ -3688,6 +3719,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			f->k++;
 			continue;
 		}
+		npa_tsnap(t, f->bi);
 		if (f->erem & ~em) {
 			t->fr[depth + 1] = *f;
 			t->fr[depth + 1].erem &= ~em;
@@ -3771,6 +3803,8 @@ static void npa_tile_free(struct npa_tile *t)
 	kvfree(t->cls[0]);
 	kvfree(t->cls[1]);
 	kvfree(t->cls[2]);
+	kvfree(t->part[0]);
+	kvfree(t->part[1]);
 }
 
 /* Rects by size, then index, within each bound's list. */
@@ -3809,9 +3843,12 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	for (k = 0; k < 3; k++)
 		t->cls[k] = kvmalloc_array(t->ncap, sizeof(u32),
 					   GFP_KERNEL_ACCOUNT);
+	for (k = 0; k < 2; k++)
+		t->part[k] = kvmalloc_array(m, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!t->base[0] || !t->base[1] || !t->list[0] || !t->list[1] ||
 	    !t->n || !t->tr || !t->rec || !t->sids || !t->fids || !t->fr ||
-	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2])
+	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2] ||
+	    !t->part[0] || !t->part[1])
 		return -ENOMEM;
 	/* Counting sort of the rects by end and by start bound. */
 	for (i = 0; i < m; i++) {
@@ -3855,19 +3892,90 @@ static bool npa_tile_fits(const struct npa_ctx *c)
 }
 
 /*
+ * Keep the plan in c->off (found by @algo) if it checks out: a plan of
+ * the tiling search must pass the verifier with a peak of at most @cap.
+ */
+static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
+{
+	struct npa_plan_buf *bufs;
+	u32 i;
+
+	c->peak = 0;
+	for (i = 0; i < c->m; i++)
+		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+	if (c->peak > cap || c->peak >= c->best_peak)
+		return;
+	bufs = kvmalloc_array(c->m, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
+	if (!bufs)
+		return;
+	for (i = 0; i < c->m; i++)
+		bufs[i] = (struct npa_plan_buf){
+			.size = c->r[i].size, .lo = c->r[i].lo,
+			.hi = c->r[i].hi, .offset = c->off[i],
+		};
+	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, cap)))
+		npa_keep(c, algo);
+	kvfree(bufs);
+}
+
+/*
+ * No tiling found: a wrong early block is often found out only hundreds
+ * of bounds later, and the tiling before that point is still a good
+ * start. From the deepest partial tiling of each direction, place the
+ * other rects in the order that sweep meets them (by start in its view,
+ * larger first), each in the smallest gap that holds it, else on top.
+ */
+static void npa_tile_fit(struct npa_tile *t)
+{
+	struct npa_ctx *c = t->c;
+	u32 d, i, n;
+
+	for (d = 0; d < 2; d++) {
+		const u64 *part = t->part[d];
+
+		if (!t->part_bi[d])
+			continue;
+		npa_tree_clear(c);
+		for (i = 0, n = 0; i < c->m; i++) {
+			const struct npa_rect *r = &c->r[i];
+
+			if (part[i] != U64_MAX) {
+				npa_tree_add(c, i, part[i]);
+				continue;
+			}
+			c->keys[n].id = i;
+			c->keys[n].k1 = d ? r->b : c->nt - r->a;
+			c->keys[n].k2 = r->size;
+			n++;
+		}
+		npa_order_by_keys(c->keys, n, c->order);
+		for (i = 0; i < n; i++) {
+			u32 id = c->order[i];
+
+			npa_tree_add(c, id, npa_fit_best(c, &c->r[id]));
+			if (!(++c->work % NPA_PLAN_CHECK_EVERY))
+				npa_time_check(c);
+		}
+		npa_tile_keep(c, NPA_PLAN_ALGO_TILE_FIT, U64_MAX);
+	}
+}
+
+/*
  * The tiling search, for instances whose load is the lower bound at every
- * step (and no alignment), with half of the budget: restart r searches
- * the instance (even r) or its mirror in time (odd r) in order (r / 2) % 3,
- * for 16 units per rect, doubled every six restarts. A plan it finds is
- * at the bound; it is checked by npa_plan_verify() before it is kept.
+ * step (and no alignment), with five eighths of the budget (its work is
+ * cheaper than the other steps', and on these instances it is the one that
+ * counts): restart r searches the instance (even r) or its mirror in time
+ * (odd r) in order (r / 2) % 3, for 16 units per rect, doubled every six
+ * restarts. A plan it finds is at the bound; without one, the deepest
+ * partial tilings are completed. Plans are checked by npa_plan_verify()
+ * before they are kept.
  */
 static void npa_run_tile(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
-	u64 stop = c->work + left / 2;
-	struct npa_plan_buf *bufs = NULL;
+	u64 stop = c->work + left / 8 * 5;
 	struct npa_tile *t;
-	u32 r, i;
+	u32 r;
 	int ret = -ETIME;
 
 	if (c->best_peak <= c->lb || !npa_tile_fits(c))
@@ -3877,7 +3985,8 @@ static void npa_run_tile(struct npa_ctx *c)
 		return;
 	if (npa_tile_init(t, c))
 		goto out;
-	for (r = 0; ret && c->work < stop && !c->out_of_time; r++) {
+	for (r = 0; ret && ret != -ENOSPC && c->work < stop &&
+	     !c->out_of_time; r++) {
 		u32 order = (r / 2) % 3;
 
 		t->mirror = r & 1;
@@ -3887,27 +3996,14 @@ static void npa_run_tile(struct npa_ctx *c)
 		t->rng = r >= 12;
 		ret = npa_tsearch(t, min((u64)(16ULL * c->m) << min(r / 6, 32U),
 					 stop - c->work));
-		if (ret == -ENOSPC)
-			goto out;
 	}
-	if (ret)
-		goto out;
-	npa_toffsets(t, c->order, c->cand);
-	bufs = kvmalloc_array(c->m, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
-	if (!bufs)
-		goto out;
-	c->peak = 0;
-	for (i = 0; i < c->m; i++) {
-		bufs[i] = (struct npa_plan_buf){
-			.size = c->r[i].size, .lo = c->r[i].lo,
-			.hi = c->r[i].hi, .offset = c->off[i],
-		};
-		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+	if (ret) {
+		npa_tile_fit(t);
+	} else {
+		npa_toffsets(t, c->order, c->cand);
+		npa_tile_keep(c, NPA_PLAN_ALGO_TILE, c->lb);
 	}
-	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, c->lb)))
-		npa_keep(c, NPA_PLAN_ALGO_TILE);
 out:
-	kvfree(bufs);
 	npa_tile_free(t);
 	kfree(t);
 }
@@ -4076,6 +4172,7 @@ const char *npa_plan_algo_name(u32 algo)
 		[NPA_PLAN_ALGO_COMPLETE] = "exact-completed",
 		[NPA_PLAN_ALGO_SKYLINE] = "skyline",
 		[NPA_PLAN_ALGO_TILE] = "tiling",
+		[NPA_PLAN_ALGO_TILE_FIT] = "tiling-completed",
 	};
 
 	return algo < NPA_PLAN_ALGO_COUNT ? names[algo] : "unknown";

@@ -69,6 +69,8 @@ struct npa_plan_params {
  *	a cap, from nothing or from the exact search's deepest partial plan
  * @NPA_PLAN_ALGO_TILE: the tiling search, for instances whose load is the
  *	lower bound at every step: a plan without a free byte
+ * @NPA_PLAN_ALGO_TILE_FIT: the tiling search's deepest partial tiling, the
+ *	other buffers placed by best fit in the order their lifetimes start
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -81,6 +83,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_COMPLETE,
 	NPA_PLAN_ALGO_SKYLINE,
 	NPA_PLAN_ALGO_TILE,
+	NPA_PLAN_ALGO_TILE_FIT,
 	NPA_PLAN_ALGO_COUNT,
 };
 
