@@ -796,6 +796,25 @@ static void npa_order_by_keys(struct npa_key *keys, u32 n, u32 *order)
 		order[i] = keys[i].id;
 }
 
+/*
+ * The rects of a plan in c->off by offset (@placed NULL: all of them),
+ * then the others, biggest first, in @order. First fit in that order puts
+ * each rect at or below its offset in the plan: every rect before it that
+ * lives at the same time lies below it there. Uses c->keys.
+ */
+static void npa_order_by_off(struct npa_ctx *c, const bool *placed,
+			     u32 *order)
+{
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		c->keys[i].id = i;
+		c->keys[i].k1 = !placed || placed[i] ? U64_MAX - c->off[i] : 0;
+		c->keys[i].k2 = c->r[i].size;
+	}
+	npa_order_by_keys(c->keys, c->m, order);
+}
+
 enum npa_metric {
 	NPA_METRIC_SIZE_PRESSURE, /* size x (max live bytes / bound)^8 */
 	NPA_METRIC_PRESSURE,	/* max live bytes over the lifetime, size */
@@ -2559,7 +2578,9 @@ static void npa_run_complete(struct npa_ctx *c)
 				for (i = 0; i < c->m; i++)
 					c->peak = max(c->peak,
 						      c->off[i] + c->r[i].size);
-				npa_keep(c, NPA_PLAN_ALGO_COMPLETE);
+				if (npa_keep(c, NPA_PLAN_ALGO_COMPLETE))
+					npa_order_by_off(c, NULL,
+							 c->best_order);
 				return;
 			}
 			if (c->work >= stop || c->out_of_time)
@@ -2637,12 +2658,7 @@ static void npa_sky_pass(struct npa_ctx *c, u64 cap, bool deep)
 		for (i = t; i < e; i++)
 			c->live[i] = 0;
 	}
-	for (i = 0; i < c->m; i++) {
-		c->keys[i].id = i;
-		c->keys[i].k1 = c->placed[i] ? U64_MAX - c->off[i] : 0;
-		c->keys[i].k2 = c->r[i].size;
-	}
-	npa_order_by_keys(c->keys, c->m, c->order);
+	npa_order_by_off(c, c->placed, c->order);
 }
 
 /*
@@ -3913,8 +3929,9 @@ static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
 			.size = c->r[i].size, .lo = c->r[i].lo,
 			.hi = c->r[i].hi, .offset = c->off[i],
 		};
-	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, cap)))
-		npa_keep(c, algo);
+	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, cap)) &&
+	    npa_keep(c, algo))
+		npa_order_by_off(c, NULL, c->best_order);
 	kvfree(bufs);
 }
 
