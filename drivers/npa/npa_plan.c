@@ -629,39 +629,73 @@ static void npa_heap_down(struct npa_cursor *h, u32 n, u32 i)
 }
 
 /*
+ * The free gaps between the buffers live during [@a, @b), in address
+ * order: npa_gaps_begin() merges the query's sorted lists with a heap
+ * (t->heap), each npa_gaps_next() returns the next gap [*lo, *hi), and
+ * when none is left *@top is the top of the buffers.
+ */
+struct npa_gaps {
+	struct npa_cursor *h;
+	u32 n;
+	u64 prev;
+};
+
+static void npa_gaps_begin(struct npa_ctx *c, u32 a, u32 b,
+			   struct npa_gaps *g)
+{
+	struct npa_tree *t = &c->tree;
+	u32 nq = npa_tree_query(t, a, b), i;
+
+	g->h = t->heap;
+	g->n = 0;
+	g->prev = 0;
+	for (i = 0; i < nq; i++) {
+		g->h[g->n].v = t->pool + t->q[i]->base;
+		g->h[g->n].end = g->h[g->n].v + t->q[i]->cnt;
+		g->n++;
+	}
+	for (i = g->n / 2; i-- > 0; )
+		npa_heap_down(g->h, g->n, i);
+}
+
+static bool npa_gaps_next(struct npa_gaps *g, u64 *lo, u64 *hi)
+{
+	while (g->n) {
+		const struct npa_iv *v = g->h[0].v;
+		u64 prev = g->prev;
+
+		g->prev = max(prev, v->end);
+		if (++g->h[0].v == g->h[0].end)
+			g->h[0] = g->h[--g->n];
+		npa_heap_down(g->h, g->n, 0);
+		if (v->off > prev) {
+			*lo = prev;
+			*hi = v->off;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * TFLite's best fit: among the gaps between the live buffers (in address
- * order), the smallest that holds the buffer; else on top of them. The
- * query's lists are sorted, so a heap merges them in address order.
+ * order), the smallest that holds the buffer; else on top of them.
  */
 static u64 npa_fit_best(struct npa_ctx *c, const struct npa_rect *r)
 {
-	struct npa_tree *t = &c->tree;
-	struct npa_cursor *h = t->heap;
-	u32 nq = npa_tree_query(t, r->a, r->b), i, n = 0;
-	u64 prev = 0, best = U64_MAX, best_gap = U64_MAX;
+	u64 lo, hi, best = U64_MAX, best_gap = U64_MAX;
+	struct npa_gaps g;
 
-	for (i = 0; i < nq; i++) {
-		h[n].v = t->pool + t->q[i]->base;
-		h[n].end = h[n].v + t->q[i]->cnt;
-		n++;
-	}
-	for (i = n / 2; i-- > 0; )
-		npa_heap_down(h, n, i);
-	while (n) {
-		const struct npa_iv *v = h[0].v;
-		u64 x = (prev + r->amask) & ~r->amask;
+	npa_gaps_begin(c, r->a, r->b, &g);
+	while (npa_gaps_next(&g, &lo, &hi)) {
+		u64 x = (lo + r->amask) & ~r->amask;
 
-		if (v->off >= prev && x + r->size <= v->off &&
-		    v->off - prev < best_gap) {
-			best_gap = v->off - prev;
+		if (x + r->size <= hi && hi - lo < best_gap) {
+			best_gap = hi - lo;
 			best = x;
 		}
-		prev = max(prev, v->end);
-		if (++h[0].v == h[0].end)
-			h[0] = h[--n];
-		npa_heap_down(h, n, 0);
 	}
-	return best != U64_MAX ? best : (prev + r->amask) & ~r->amask;
+	return best != U64_MAX ? best : (g.prev + r->amask) & ~r->amask;
 }
 
 /* ---------------------------------------------------------------------- */
