@@ -2761,8 +2761,10 @@ static void npa_run_skyline(struct npa_ctx *c)
  * A wrong block is often found out only hundreds of bounds later, when
  * the tree has become tight enough to refute it; the search keeps the
  * deepest tiling of the time before some bound it got to in each
- * direction. If no restart finishes, each is completed by placing the
- * other rects in the order that sweep meets them, each by best fit.
+ * direction, and one at least half as deep. If no restart finishes, each
+ * is completed by going on with its sweep, the rects starting at each
+ * bound filling the gaps there by exact sums where they can and by best
+ * fit where not.
  */
 
 #define NPA_TN_NONE	U32_MAX
@@ -2849,9 +2851,15 @@ struct npa_tile {
 	u32 eo[64], neo, so[64], nso, e0;
 	bool comp;
 	u32 be[64], bs[64];	/* the block being applied */
-	/* Deepest partial tiling of each direction (U64_MAX: not placed). */
-	u64 *part[2];
-	u32 part_bi[2];
+	/*
+	 * Partial tilings of each direction (U64_MAX: not placed): the
+	 * deepest [0] and one at least half as deep [1], and their bounds.
+	 */
+	u64 *part[2][2];
+	u32 part_bi[2][2];
+	/* For npa_tile_complete(): rects placed, prefix sums of sizes. */
+	u8 *mark;
+	u64 *pre;
 };
 
 /*
@@ -3660,21 +3668,27 @@ static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
 /*
  * The search got to bound @bi of the view: if that is well past the
  * deepest point of this direction so far, keep the offsets of the rects
- * placed (a tiling of the time before @bi) for npa_tile_fit(). At most
- * 64 copies of m offsets per direction, so the work is not counted.
+ * placed (a tiling of the time before @bi) for npa_tile_fit(), and keep
+ * the copy it replaces as the shallower one while that is at least half
+ * as deep. At most 64 copies of m offsets per direction, so the work is
+ * not counted.
  */
 static void npa_tsnap(struct npa_tile *t, u32 bi)
 {
-	u64 *off = t->c->off;
-	u32 i;
+	u64 **part = t->part[t->mirror], *off = t->c->off;
+	u32 *pbi = t->part_bi[t->mirror], i;
 
-	if (bi < t->part_bi[t->mirror] + max(1U, t->nt / 64))
+	if (bi < pbi[0] + max(1U, t->nt / 64))
 		return;
+	if (pbi[1] < bi / 2) {
+		swap(part[0], part[1]);
+		swap(pbi[0], pbi[1]);
+	}
 	for (i = 0; i < t->m; i++)
 		off[i] = U64_MAX;
 	npa_toffsets(t, t->c->order, t->c->cand);
-	memcpy(t->part[t->mirror], off, t->m * sizeof(*off));
-	t->part_bi[t->mirror] = bi;
+	memcpy(part[0], off, t->m * sizeof(*off));
+	pbi[0] = bi;
 }
 
 /*
@@ -3853,8 +3867,12 @@ static void npa_tile_free(struct npa_tile *t)
 	kvfree(t->cls[0]);
 	kvfree(t->cls[1]);
 	kvfree(t->cls[2]);
-	kvfree(t->part[0]);
-	kvfree(t->part[1]);
+	kvfree(t->part[0][0]);
+	kvfree(t->part[0][1]);
+	kvfree(t->part[1][0]);
+	kvfree(t->part[1][1]);
+	kvfree(t->mark);
+	kvfree(t->pre);
 }
 
 /* Rects by size, then index, within each bound's list. */
@@ -3893,12 +3911,16 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	for (k = 0; k < 3; k++)
 		t->cls[k] = kvmalloc_array(t->ncap, sizeof(u32),
 					   GFP_KERNEL_ACCOUNT);
-	for (k = 0; k < 2; k++)
-		t->part[k] = kvmalloc_array(m, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	for (k = 0; k < 4; k++)
+		t->part[k / 2][k % 2] = kvmalloc_array(m, sizeof(u64),
+						       GFP_KERNEL_ACCOUNT);
+	t->mark = kvmalloc(m, GFP_KERNEL_ACCOUNT);
+	t->pre = kvmalloc_array(m + 1, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!t->base[0] || !t->base[1] || !t->list[0] || !t->list[1] ||
 	    !t->n || !t->tr || !t->rec || !t->sids || !t->fids || !t->fr ||
 	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2] ||
-	    !t->part[0] || !t->part[1])
+	    !t->part[0][0] || !t->part[0][1] || !t->part[1][0] ||
+	    !t->part[1][1] || !t->mark || !t->pre)
 		return -ENOMEM;
 	/* Counting sort of the rects by end and by start bound. */
 	for (i = 0; i < m; i++) {
@@ -3969,46 +3991,188 @@ static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
 	kvfree(bufs);
 }
 
+/* Most rects npa_tsum() puts in one gap, and looks among. */
+#define NPA_TSUM_MAX	16
+#define NPA_TSUM_SPAN	256
+
+/* t->pre[i]: the summed size of the rects of @ids[0, i) not placed yet. */
+static void npa_tsum_pre(struct npa_tile *t, const u32 *ids, u32 n)
+{
+	u32 i;
+
+	t->pre[0] = 0;
+	for (i = 0; i < n; i++)
+		t->pre[i + 1] = t->pre[i] +
+			(t->mark[ids[i]] ? 0 : t->c->r[ids[i]].size);
+}
+
+/*
+ * Rects of @ids[0, @n) (sizes ascending) not placed yet whose sizes sum
+ * to @want, at most NPA_TSUM_MAX of them, into @pick (*@np of them): a
+ * depth-first search, the biggest first, of at most *@nodes steps
+ * (counted down). A level gives up when the free rects below it cannot
+ * make up the rest (t->pre, from npa_tsum_pre()), and after a size fails
+ * skips the rects of that size.
+ */
+static bool npa_tsum(struct npa_tile *t, const u32 *ids, u32 n, u64 want,
+		     u32 *pick, u32 *np, u64 *nodes)
+{
+	const struct npa_rect *r = t->c->r;
+	const u64 *pre = t->pre;
+	u32 d = 0, j = n, i;
+
+	for (;;) {
+		if (j && want <= pre[j] && d < NPA_TSUM_MAX && *nodes) {
+			u32 id = ids[--j];
+
+			if (t->mark[id] || r[id].size > want)
+				continue;
+			(*nodes)--;
+			pick[d++] = j;
+			want -= r[id].size;
+			if (want)
+				continue;
+			for (i = 0; i < d; i++)
+				pick[i] = ids[pick[i]];
+			*np = d;
+			return true;
+		}
+		if (!d || !*nodes)
+			return false;
+		j = pick[--d];
+		want += r[ids[j]].size;
+		while (j && r[ids[j - 1]].size == r[ids[j]].size)
+			j--;
+	}
+}
+
+static void npa_tplace(struct npa_tile *t, u32 id, u64 off)
+{
+	struct npa_ctx *c = t->c;
+
+	npa_tree_add(c, id, off);
+	t->mark[id] = 1;
+	if (!(++c->work % NPA_PLAN_CHECK_EVERY))
+		npa_time_check(c);
+}
+
+/* How far rect @id lives on in the view's time (its end, mirrored start). */
+static u32 npa_treach(const struct npa_tile *t, u32 id)
+{
+	return t->mirror ? t->nt - t->c->r[id].a : t->c->r[id].b;
+}
+
+/*
+ * Place the rects @sl[0, @ns) (sizes ascending) starting at bound @x of
+ * the view's sweep, whose earlier rects are all placed: the free gaps of
+ * the column there are filled, the smallest first, each with rects whose
+ * sizes sum to it (npa_tsum(), *@nodes), stacked from the longest-lived
+ * up; the rest go by best fit, the biggest first. Every rect placed so
+ * far that lives on past the bound is live at it, so a gap of the column
+ * is free for the lifetime of a rect starting there (checked all the
+ * same: a rect that does not fit goes by best fit).
+ */
+static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
+		      u64 *nodes)
+{
+	struct npa_ctx *c = t->c;
+	u32 ng = 0, np, i, j, k, pick[NPA_TSUM_MAX];
+	u64 lo, hi, left = *nodes;
+	struct npa_gaps g;
+
+	if (ns > NPA_TSUM_SPAN || !*nodes)
+		goto rest;
+	/* The column of the first leaf of their lifetimes (mirrored: last). */
+	npa_gaps_begin(c, t->mirror ? x - 1 : x, t->mirror ? x : x + 1, &g);
+	while (ng < c->m && npa_gaps_next(&g, &lo, &hi)) {
+		c->keys[ng].k1 = hi - lo;
+		c->keys[ng].k2 = lo;
+		c->keys[ng].id = ng;
+		ng++;
+	}
+	/* Descending size, then offset: taken from the end. */
+	sort(c->keys, ng, sizeof(*c->keys), npa_key_cmp, NULL);
+	npa_tsum_pre(t, sl, ns);
+	for (k = ng; k-- > 0 && *nodes; ) {
+		u64 off = c->keys[k].k2;
+
+		if (!npa_tsum(t, sl, ns, c->keys[k].k1, pick, &np, nodes))
+			continue;
+		for (i = 1; i < np; i++) {
+			u32 id = pick[i], reach = npa_treach(t, id);
+
+			for (j = i; j && npa_treach(t, pick[j - 1]) < reach; j--)
+				pick[j] = pick[j - 1];
+			pick[j] = id;
+		}
+		for (i = 0; i < np; i++) {
+			const struct npa_rect *r = &c->r[pick[i]];
+			u32 nq = npa_tree_query(&c->tree, r->a, r->b);
+
+			if (npa_tree_fit(&c->tree, nq, off, r->size,
+					 r->amask) == off) {
+				npa_tplace(t, pick[i], off);
+				off += r->size;
+			} else {
+				npa_tplace(t, pick[i], npa_fit_best(c, r));
+			}
+		}
+		npa_tsum_pre(t, sl, ns);
+	}
+	c->work += left - *nodes;
+rest:
+	for (k = ns; k-- > 0; )
+		if (!t->mark[sl[k]])
+			npa_tplace(t, sl[k], npa_fit_best(c, &c->r[sl[k]]));
+}
+
+/*
+ * Complete the partial tiling @part by going on with the sweep of
+ * direction @d, bound by bound (npa_tfill(); with @sums false, by best
+ * fit only), and keep the plan if it beats the best so far.
+ */
+static void npa_tile_complete(struct npa_tile *t, u32 d, const u64 *part,
+			      bool sums)
+{
+	struct npa_ctx *c = t->c;
+	u64 nodes = sums ? 2ULL * t->m : 0;
+	u32 bi, i, k;
+
+	npa_tree_clear(c);
+	for (i = 0; i < t->m; i++) {
+		t->mark[i] = part[i] != U64_MAX;
+		if (t->mark[i]) {
+			npa_tree_add(c, i, part[i]);
+			c->work++;
+		}
+	}
+	t->mirror = d;
+	for (bi = 0; bi < t->nt; bi++) {
+		u32 ns;
+		const u32 *sl = npa_tbound(t, bi, true, &ns);
+
+		for (k = 0; k < ns && t->mark[sl[k]]; k++)
+			;
+		if (k < ns)
+			npa_tfill(t, d ? t->nt - 1 - bi : bi, sl, ns, &nodes);
+	}
+	npa_tile_keep(c, NPA_PLAN_ALGO_TILE_FIT, U64_MAX);
+}
+
 /*
  * No tiling found: a wrong early block is often found out only hundreds
  * of bounds later, and the tiling before that point is still a good
- * start. From the deepest partial tiling of each direction, place the
- * other rects in the order that sweep meets them (by start in its view,
- * larger first), each in the smallest gap that holds it, else on top.
+ * start. Complete the two partial tilings of each direction, with exact
+ * sums and by best fit only (each wins on some instances).
  */
 static void npa_tile_fit(struct npa_tile *t)
 {
-	struct npa_ctx *c = t->c;
-	u32 d, i, n;
+	u32 d, k;
 
-	for (d = 0; d < 2; d++) {
-		const u64 *part = t->part[d];
-
-		if (!t->part_bi[d])
-			continue;
-		npa_tree_clear(c);
-		for (i = 0, n = 0; i < c->m; i++) {
-			const struct npa_rect *r = &c->r[i];
-
-			if (part[i] != U64_MAX) {
-				npa_tree_add(c, i, part[i]);
-				continue;
-			}
-			c->keys[n].id = i;
-			c->keys[n].k1 = d ? r->b : c->nt - r->a;
-			c->keys[n].k2 = r->size;
-			n++;
-		}
-		npa_order_by_keys(c->keys, n, c->order);
-		for (i = 0; i < n; i++) {
-			u32 id = c->order[i];
-
-			npa_tree_add(c, id, npa_fit_best(c, &c->r[id]));
-			if (!(++c->work % NPA_PLAN_CHECK_EVERY))
-				npa_time_check(c);
-		}
-		npa_tile_keep(c, NPA_PLAN_ALGO_TILE_FIT, U64_MAX);
-	}
+	for (d = 0; d < 2; d++)
+		for (k = 0; k < 4; k++)
+			if (t->part_bi[d][k / 2])
+				npa_tile_complete(t, d, t->part[d][k / 2], k & 1);
 }
 
 /*
@@ -4017,8 +4181,8 @@ static void npa_tile_fit(struct npa_tile *t)
  * cheaper than the other steps', and on these instances it is the one that
  * counts): restart r searches the instance (even r) or its mirror in time
  * (odd r) in order (r / 2) % 3, for 16 units per rect, doubled every six
- * restarts. A plan it finds is at the bound; without one, the deepest
- * partial tilings are completed. Plans are checked by npa_plan_verify()
+ * restarts. A plan it finds is at the bound; without one, its partial
+ * tilings are completed. Plans are checked by npa_plan_verify()
  * before they are kept.
  */
 static void npa_run_tile(struct npa_ctx *c)
