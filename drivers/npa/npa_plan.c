@@ -4162,17 +4162,23 @@ static void npa_tile_complete(struct npa_tile *t, u32 d, const u64 *part,
 /*
  * No tiling found: a wrong early block is often found out only hundreds
  * of bounds later, and the tiling before that point is still a good
- * start. Complete the two partial tilings of each direction, with exact
- * sums and by best fit only (each wins on some instances).
+ * start. Complete the two partial tilings of each direction, by best fit
+ * only and with exact sums (each wins on some instances), while the
+ * budget allows (a completion costs about two units per rect).
  */
 static void npa_tile_fit(struct npa_tile *t)
 {
 	u32 d, k;
 
-	for (d = 0; d < 2; d++)
-		for (k = 0; k < 4; k++)
-			if (t->part_bi[d][k / 2])
-				npa_tile_complete(t, d, t->part[d][k / 2], k & 1);
+	for (d = 0; d < 2; d++) {
+		for (k = 0; k < 4; k++) {
+			if (!t->part_bi[d][k / 2])
+				continue;
+			if (!npa_can_spend(t->c, 2ULL * t->m))
+				return;
+			npa_tile_complete(t, d, t->part[d][k / 2], k & 1);
+		}
+	}
 }
 
 /*
