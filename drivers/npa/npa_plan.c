@@ -2517,7 +2517,8 @@ static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
 	c->peak = 0;
 	for (i = 0; i < c->m; i++)
 		c->peak = max(c->peak, c->off[i] + c->r[i].size);
-	npa_keep(c, NPA_PLAN_ALGO_EXACT);
+	if (npa_keep(c, NPA_PLAN_ALGO_EXACT))
+		npa_order_by_off(c, NULL, c->best_order);
 	return true;
 }
 
