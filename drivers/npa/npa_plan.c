@@ -632,7 +632,7 @@ static void npa_heap_down(struct npa_cursor *h, u32 n, u32 i)
  * The free gaps between the buffers live during [@a, @b), in address
  * order: npa_gaps_begin() merges the query's sorted lists with a heap
  * (t->heap), each npa_gaps_next() returns the next gap [*lo, *hi), and
- * when none is left *@top is the top of the buffers.
+ * when none is left g->prev is the top of the buffers.
  */
 struct npa_gaps {
 	struct npa_cursor *h;
@@ -2762,7 +2762,7 @@ static void npa_run_skyline(struct npa_ctx *c)
  * A wrong block is often found out only hundreds of bounds later, when
  * the tree has become tight enough to refute it; the search keeps the
  * deepest tiling of the time before some bound it got to in each
- * direction, and one at least half as deep. If no restart finishes, each
+ * direction, and an earlier one. If no restart finishes, each
  * is completed by going on with its sweep, the rects starting at each
  * bound filling the gaps there by exact sums where they can and by best
  * fit where not.
@@ -2854,7 +2854,7 @@ struct npa_tile {
 	u32 be[64], bs[64];	/* the block being applied */
 	/*
 	 * Partial tilings of each direction (U64_MAX: not placed): the
-	 * deepest [0] and one at least half as deep [1], and their bounds.
+	 * deepest [0] and an earlier one [1], and their bounds.
 	 */
 	u64 *part[2][2];
 	u32 part_bi[2][2];
@@ -3669,10 +3669,10 @@ static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
 /*
  * The search got to bound @bi of the view: if that is well past the
  * deepest point of this direction so far, keep the offsets of the rects
- * placed (a tiling of the time before @bi) for npa_tile_fit(), and keep
- * the copy it replaces as the shallower one while that is at least half
- * as deep. At most 64 copies of m offsets per direction, so the work is
- * not counted.
+ * placed (a tiling of the time before @bi) for npa_tile_fit(). The copy
+ * it replaces becomes the earlier one when that is less than half as deep
+ * as @bi, so the earlier copy is mostly at least half as deep. At most 64
+ * copies of m offsets per direction, so the work is not counted.
  */
 static void npa_tsnap(struct npa_tile *t, u32 bi)
 {
@@ -3996,22 +3996,31 @@ static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
 #define NPA_TSUM_MAX	16
 #define NPA_TSUM_SPAN	256
 
-/* t->pre[i]: the summed size of the rects of @ids[0, i) not placed yet. */
-static void npa_tsum_pre(struct npa_tile *t, const u32 *ids, u32 n)
+/*
+ * t->pre[i]: the summed size of the rects of @ids[0, @n) (sizes ascending)
+ * not placed yet. Returns the smallest of those sizes (U64_MAX: none).
+ */
+static u64 npa_tsum_pre(struct npa_tile *t, const u32 *ids, u32 n)
 {
+	u64 least = U64_MAX;
 	u32 i;
 
 	t->pre[0] = 0;
-	for (i = 0; i < n; i++)
-		t->pre[i + 1] = t->pre[i] +
-			(t->mark[ids[i]] ? 0 : t->c->r[ids[i]].size);
+	for (i = 0; i < n; i++) {
+		u64 size = t->mark[ids[i]] ? 0 : t->c->r[ids[i]].size;
+
+		t->pre[i + 1] = t->pre[i] + size;
+		if (size && least == U64_MAX)
+			least = size;
+	}
+	return least;
 }
 
 /*
  * Rects of @ids[0, @n) (sizes ascending) not placed yet whose sizes sum
  * to @want, at most NPA_TSUM_MAX of them, into @pick (*@np of them): a
  * depth-first search, the biggest first, of at most *@nodes steps
- * (counted down). A level gives up when the free rects below it cannot
+ * (counted down, one per rect looked at). A level gives up when the free rects below it cannot
  * make up the rest (t->pre, from npa_tsum_pre()), and after a size fails
  * skips the rects of that size.
  */
@@ -4026,9 +4035,9 @@ static bool npa_tsum(struct npa_tile *t, const u32 *ids, u32 n, u64 want,
 		if (j && want <= pre[j] && d < NPA_TSUM_MAX && *nodes) {
 			u32 id = ids[--j];
 
+			(*nodes)--;
 			if (t->mark[id] || r[id].size > want)
 				continue;
-			(*nodes)--;
 			pick[d++] = j;
 			want -= r[id].size;
 			if (want)
@@ -4064,8 +4073,9 @@ static u32 npa_treach(const struct npa_tile *t, u32 id)
 }
 
 /*
- * Place the rects @sl[0, @ns) (sizes ascending) starting at bound @x of
- * the view's sweep, whose earlier rects are all placed: the free gaps of
+ * Place the rects @sl[0, @ns) (sizes ascending) that start at time bound
+ * @x in the view's sweep (@x is not mirrored: the rects end there when
+ * t->mirror), whose earlier rects are all placed: the free gaps of
  * the column there are filled, the smallest first, each with rects whose
  * sizes sum to it (npa_tsum(), *@nodes), stacked from the longest-lived
  * up; the rest go by best fit, the biggest first. Every rect placed so
@@ -4078,7 +4088,7 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 {
 	struct npa_ctx *c = t->c;
 	u32 ng = 0, np, i, j, k, pick[NPA_TSUM_MAX];
-	u64 lo, hi, left = *nodes;
+	u64 lo, hi, least, left = *nodes;
 	struct npa_gaps g;
 
 	if (ns > NPA_TSUM_SPAN || !*nodes)
@@ -4093,11 +4103,13 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 	}
 	/* Descending size, then offset: taken from the end. */
 	sort(c->keys, ng, sizeof(*c->keys), npa_key_cmp, NULL);
-	npa_tsum_pre(t, sl, ns);
+	least = npa_tsum_pre(t, sl, ns);
 	for (k = ng; k-- > 0 && *nodes; ) {
-		u64 off = c->keys[k].k2;
+		u64 off = c->keys[k].k2, size = c->keys[k].k1;
 
-		if (!npa_tsum(t, sl, ns, c->keys[k].k1, pick, &np, nodes))
+		/* Too small for any rect left, or bigger than all of them. */
+		if (size < least || size > t->pre[ns] ||
+		    !npa_tsum(t, sl, ns, size, pick, &np, nodes))
 			continue;
 		for (i = 1; i < np; i++) {
 			u32 id = pick[i], reach = npa_treach(t, id);
@@ -4118,7 +4130,7 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 				npa_tplace(t, pick[i], npa_fit_best(c, r));
 			}
 		}
-		npa_tsum_pre(t, sl, ns);
+		least = npa_tsum_pre(t, sl, ns);
 	}
 	c->work += left - *nodes;
 rest:
@@ -4165,17 +4177,20 @@ static void npa_tile_complete(struct npa_tile *t, u32 d, const u64 *part,
  * of bounds later, and the tiling before that point is still a good
  * start. Complete the two partial tilings of each direction, by best fit
  * only and with exact sums (each wins on some instances), while the
- * budget allows (a completion costs about two units per rect).
+ * budget allows (a completion costs a unit per rect, and with exact sums
+ * up to two more) and until one is at the lower bound.
  */
 static void npa_tile_fit(struct npa_tile *t)
 {
+	struct npa_ctx *c = t->c;
 	u32 d, k;
 
 	for (d = 0; d < 2; d++) {
 		for (k = 0; k < 4; k++) {
 			if (!t->part_bi[d][k / 2])
 				continue;
-			if (!npa_can_spend(t->c, 2ULL * t->m))
+			if (c->best_peak <= c->lb ||
+			    !npa_can_spend(c, (k & 1 ? 3ULL : 1ULL) * t->m))
 				return;
 			npa_tile_complete(t, d, t->part[d][k / 2], k & 1);
 		}
