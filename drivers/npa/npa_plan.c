@@ -2762,10 +2762,10 @@ static void npa_run_skyline(struct npa_ctx *c)
  * A wrong block is often found out only hundreds of bounds later, when
  * the tree has become tight enough to refute it; the search keeps the
  * deepest tiling of the time before some bound it got to in each
- * direction, and an earlier one. If no restart finishes, each
- * is completed by going on with its sweep, the rects starting at each
- * bound filling the gaps there by exact sums where they can and by best
- * fit where not.
+ * direction, and an earlier one. If no restart finishes, each is
+ * completed by going on with its sweep, the rects starting at each bound
+ * filling the gaps there by exact sums where they can and by best fit
+ * where not.
  */
 
 #define NPA_TN_NONE	U32_MAX
@@ -4020,9 +4020,9 @@ static u64 npa_tsum_pre(struct npa_tile *t, const u32 *ids, u32 n)
  * Rects of @ids[0, @n) (sizes ascending) not placed yet whose sizes sum
  * to @want, at most NPA_TSUM_MAX of them, into @pick (*@np of them): a
  * depth-first search, the biggest first, of at most *@nodes steps
- * (counted down, one per rect looked at). A level gives up when the free rects below it cannot
- * make up the rest (t->pre, from npa_tsum_pre()), and after a size fails
- * skips the rects of that size.
+ * (counted down, one per rect looked at). A level gives up when the free
+ * rects below it cannot make up the rest (t->pre, from npa_tsum_pre()),
+ * and after a size fails skips the rects of that size.
  */
 static bool npa_tsum(struct npa_tile *t, const u32 *ids, u32 n, u64 want,
 		     u32 *pick, u32 *np, u64 *nodes)

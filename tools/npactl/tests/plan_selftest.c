@@ -315,9 +315,9 @@ static void test_complete(void)
  * On the guillotine strip no completion gets close: no exact search
  * finishes there, the orders end 37-46% over, and the skyline passes,
  * from nothing and from the deepest partial plan, and the local search
- * after them bring it to 20-25%. On the sweep, the partial tiling half as
- * deep as the deepest, completed with exact sums, is 1.24% over; the
- * deepest, or best fit only, 5.6% (the other steps reached 17%).
+ * after them bring it to 20-25%. On the sweep, the earlier partial tiling
+ * kept (bound 48, the deepest 78), completed with exact sums, is 1.24%
+ * over; the deepest, or best fit only, 5.6% (the other steps reached 17%).
  */
 static void test_strips_2000(void)
 {
