@@ -87,6 +87,7 @@ u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		b[i].size = p[i].x1 - p[i].x0;
 		b[i].lo = p[i].t0;
 		b[i].hi = p[i].t1;
+		b[i].offset = p[i].x0;
 	}
 	free(p);
 	return cnt;

@@ -19,8 +19,9 @@ u64 npa_gen_below(u64 *state, u64 n);
  * Cut a full strip of @width bytes x @steps steps into @n rectangles by
  * random guillotine cuts (always splitting the largest piece). Every byte
  * of the strip is used at every step, so the optimum is exactly @width,
- * which is also the lower bound. Returns the number of buffers written
- * (fewer than @n when pieces become too small to cut).
+ * which is also the lower bound. The buffers' offsets are the cut (a plan
+ * at the optimum). Returns the number of buffers written (fewer than @n
+ * when pieces become too small to cut).
  */
 u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		  u64 seed);

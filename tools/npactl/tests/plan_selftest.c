@@ -266,6 +266,27 @@ static const char *strip_kind(bool sweep)
 }
 
 /*
+ * Both strip generators hand back their cut as the offsets: a plan at
+ * the optimum, the width (the oracle that host experiments compare the
+ * planner's partial plans with).
+ */
+static void test_gen_plans(void)
+{
+	struct npa_plan_buf *b = calloc(500, sizeof(*b));
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < 40; i++) {
+		u32 n = bench_strip(b, 500, i & 1, i + 1);
+
+		if (n < 400 || npa_plan_verify(b, n, 1000000))
+			bad++;
+	}
+	tap(!bad, "strip generators: their offsets are plans at the width (%u bad of 40)",
+	    bad);
+	free(b);
+}
+
+/*
  * Strips of 1000 rects (seeds of npa-bench's tables) where the exact
  * search finds no plan at the bound with the default budget: the
  * completion of its deepest partial plan (then the skyline passes and
@@ -558,6 +579,7 @@ int main(void)
 	test_verifier();
 	test_random();
 	test_huge();
+	test_gen_plans();
 	test_strips();
 	test_strips_2000();
 	test_tiny_strips();
