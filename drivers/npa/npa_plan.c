@@ -849,6 +849,27 @@ static void npa_order_by_off(struct npa_ctx *c, const bool *placed,
 	npa_order_by_keys(c->keys, c->m, order);
 }
 
+/* c->peak: the top of the plan in c->off. */
+static void npa_off_peak(struct npa_ctx *c)
+{
+	u32 i;
+
+	c->peak = 0;
+	for (i = 0; i < c->m; i++)
+		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+}
+
+/*
+ * Keep a plan made as offsets (c->off, its peak in c->peak), not by a
+ * pass over an order: if it is kept, its rects by offset are the order
+ * the local search starts from.
+ */
+static void npa_keep_off(struct npa_ctx *c, u32 algo)
+{
+	if (npa_keep(c, algo))
+		npa_order_by_off(c, NULL, c->best_order);
+}
+
 enum npa_metric {
 	NPA_METRIC_SIZE_PRESSURE, /* size x (max live bytes / bound)^8 */
 	NPA_METRIC_PRESSURE,	/* max live bytes over the lifetime, size */
@@ -2477,7 +2498,7 @@ static bool npa_tight(const struct npa_ctx *c)
  */
 static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
 {
-	u32 i, lo = 0, hi, cross;
+	u32 lo = 0, hi, cross;
 
 	*proof = 0;
 	c->dfs_random = false;
@@ -2514,11 +2535,8 @@ static bool npa_exact_at(struct npa_ctx *c, u64 cap, u64 stop, int *proof)
 		c->done_n += cnt;
 		lo = hi;
 	}
-	c->peak = 0;
-	for (i = 0; i < c->m; i++)
-		c->peak = max(c->peak, c->off[i] + c->r[i].size);
-	if (npa_keep(c, NPA_PLAN_ALGO_EXACT))
-		npa_order_by_off(c, NULL, c->best_order);
+	npa_off_peak(c);
+	npa_keep_off(c, NPA_PLAN_ALGO_EXACT);
 	return true;
 }
 
@@ -2581,7 +2599,7 @@ static void npa_run_complete(struct npa_ctx *c)
 	static const u16 permille[] = { 10, 20, 30, 50, 75, 100, 150, 200 };
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
 	u64 stop = c->work + left / 2, limit = max_t(u64, left / 64, 1);
-	u32 k, i;
+	u32 k;
 
 	if (!c->deep_n || c->best_peak <= c->lb)
 		return;
@@ -2609,13 +2627,8 @@ static void npa_run_complete(struct npa_ctx *c)
 			}
 			c->dfs_pre = false;
 			if (ret > 0) {
-				c->peak = 0;
-				for (i = 0; i < c->m; i++)
-					c->peak = max(c->peak,
-						      c->off[i] + c->r[i].size);
-				if (npa_keep(c, NPA_PLAN_ALGO_COMPLETE))
-					npa_order_by_off(c, NULL,
-							 c->best_order);
+				npa_off_peak(c);
+				npa_keep_off(c, NPA_PLAN_ALGO_COMPLETE);
 				return;
 			}
 			if (c->work >= stop || c->out_of_time)
@@ -3973,9 +3986,7 @@ static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
 	struct npa_plan_buf *bufs;
 	u32 i;
 
-	c->peak = 0;
-	for (i = 0; i < c->m; i++)
-		c->peak = max(c->peak, c->off[i] + c->r[i].size);
+	npa_off_peak(c);
 	if (c->peak > cap || c->peak >= c->best_peak)
 		return;
 	bufs = kvmalloc_array(c->m, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
@@ -3986,9 +3997,8 @@ static void npa_tile_keep(struct npa_ctx *c, u32 algo, u64 cap)
 			.size = c->r[i].size, .lo = c->r[i].lo,
 			.hi = c->r[i].hi, .offset = c->off[i],
 		};
-	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, cap)) &&
-	    npa_keep(c, algo))
-		npa_order_by_off(c, NULL, c->best_order);
+	if (!WARN_ON_ONCE(npa_plan_verify(bufs, c->m, cap)))
+		npa_keep_off(c, algo);
 	kvfree(bufs);
 }
 
