@@ -536,13 +536,14 @@ static void npa_plan_test_tile(struct kunit *test)
 }
 
 /*
- * A 1000-rect strip of @seed with a budget too small for the tiling search
- * to finish: a completion of its partial tilings is the plan, at most
- * @over above the optimum; twice the same.
+ * A 1000-rect strip of @seed with a @budget too small for the tiling search
+ * to finish: the plan is found by @algo, at most @over above the optimum;
+ * twice the same.
  */
-static void npa_test_tile_completed(struct kunit *test, u64 seed, u64 over)
+static void npa_test_strip_by(struct kunit *test, u64 seed, u64 budget,
+			      u32 algo, u64 over)
 {
-	const struct npa_plan_params p = { .budget = 20000 };
+	const struct npa_plan_params p = { .budget = budget };
 	const u32 n = 1000;
 	const u64 width = 1000000;
 	struct npa_plan_result res, again;
@@ -552,7 +553,7 @@ static void npa_test_tile_completed(struct kunit *test, u64 seed, u64 over)
 
 	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
 	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_TILE_FIT);
+	KUNIT_EXPECT_EQ(test, res.algo, algo);
 	KUNIT_EXPECT_LE(test, res.peak, width + over);
 
 	KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &again), 0);
@@ -567,7 +568,7 @@ static void npa_test_tile_completed(struct kunit *test, u64 seed, u64 over)
  */
 static void npa_plan_test_tile_fit(struct kunit *test)
 {
-	npa_test_tile_completed(test, 4, 1000000 / 20);
+	npa_test_strip_by(test, 4, 20000, NPA_PLAN_ALGO_TILE_FIT, 1000000 / 20);
 }
 
 /*
@@ -577,7 +578,17 @@ static void npa_plan_test_tile_fit(struct kunit *test)
  */
 static void npa_plan_test_tile_sums(struct kunit *test)
 {
-	npa_test_tile_completed(test, 40, 0);
+	npa_test_strip_by(test, 40, 20000, NPA_PLAN_ALGO_TILE_FIT, 0);
+}
+
+/*
+ * Seed 30, whose tiling the tiling search does not finish with this
+ * budget: the merge step merges the rects back into a few rectangles
+ * and tiles those at the optimum.
+ */
+static void npa_plan_test_merge(struct kunit *test)
+{
+	npa_test_strip_by(test, 30, 150000, NPA_PLAN_ALGO_MERGE, 0);
 }
 
 /*
@@ -615,6 +626,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_tile),
 	KUNIT_CASE(npa_plan_test_tile_fit),
 	KUNIT_CASE(npa_plan_test_tile_sums),
+	KUNIT_CASE(npa_plan_test_merge),
 	KUNIT_CASE(npa_plan_test_tile_aligned),
 	{}
 };

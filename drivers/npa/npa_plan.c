@@ -74,6 +74,9 @@
 #define NPA_PLAN_CHECK_EVERY	1024
 /* Largest instance the exact search is tried on. */
 #define NPA_PLAN_EXACT_MAX	4096
+/* Modes of npa_plan_run(): the baseline only; no merge step. */
+#define NPA_RUN_GREEDY		1U
+#define NPA_RUN_NO_MERGE	2U
 
 /* A buffer of non-zero size, as the planner sees it. */
 struct npa_rect {
@@ -4256,6 +4259,433 @@ out:
 }
 
 /* ---------------------------------------------------------------------- */
+/* Merging rects into bigger rectangles */
+
+/*
+ * The merge step (for instances the tiling search may run on): two rects
+ * of the same lifetime, stacked, make one rectangle of their summed size;
+ * two of the same size, one ending where the other starts, make one of
+ * their joined lifetime. A plan of the merged rectangles is a plan of the
+ * rects. Strips cut by guillotine cuts merge back into a few rectangles,
+ * and the coincidences that mislead the tiling search (equal sums at a
+ * bound) mostly disappear inside them. Merges are made in rounds: first
+ * every pair of pieces that can only merge with each other, and when
+ * there is none, the pairs with the fewest other merges open to them.
+ * Some of those are wrong, so the pieces are planned (by npa_plan_run()
+ * without this step) as they were when the first kind ran out, each time
+ * they were halved since, and at the end.
+ */
+
+/* Most levels kept: the first, one per halving, the last. */
+#define NPA_MERGE_LEVELS	34
+
+/* Pieces 0 .. m - 1 are the rects; @a, @b the two a merge made it of. */
+struct npa_mpiece {
+	u64 w;
+	u32 lo, hi;
+	u32 a, b;
+	bool stack;		/* @b on top of @a, else @b after @a in time */
+};
+
+struct npa_mkey {
+	u64 w;
+	u32 lo, hi, id;
+};
+
+struct npa_merge {
+	struct npa_ctx *c;
+	struct npa_mpiece *p;
+	u32 np;			/* pieces made */
+	u32 *alive, na;		/* pieces not merged yet */
+	/* The live pieces by lifetime, by size and start, by size and end. */
+	struct npa_mkey *k[3];
+	u32 *deg, *mate;	/* merges open to a piece; the one if just one */
+	bool *gone;
+	u64 *off;
+	u32 kmin;		/* least key of a round's pairs */
+	/* Levels: the live pieces at lv[lv_at[l], + lv_na[l]), of lv_np[l]. */
+	u32 *lv, nlv;
+	u32 lv_at[NPA_MERGE_LEVELS], lv_na[NPA_MERGE_LEVELS];
+	u32 lv_np[NPA_MERGE_LEVELS];
+};
+
+/* Merges open to one piece that are counted; more count as this many. */
+#define NPA_MERGE_DEG	8
+
+static int npa_mkey_life(const void *a, const void *b)
+{
+	const struct npa_mkey *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* By size, then by @lo (npa_mkey_start) or by @hi (npa_mkey_end). */
+static int npa_mkey_at(const struct npa_mkey *x, const struct npa_mkey *y,
+		       u32 xt, u32 yt)
+{
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	if (xt != yt)
+		return xt < yt ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int npa_mkey_start(const void *a, const void *b)
+{
+	const struct npa_mkey *x = a, *y = b;
+
+	return npa_mkey_at(x, y, x->lo, y->lo);
+}
+
+static int npa_mkey_end(const void *a, const void *b)
+{
+	const struct npa_mkey *x = a, *y = b;
+
+	return npa_mkey_at(x, y, x->hi, y->hi);
+}
+
+/* First of @k[0, @n) (sorted by size, then @end ? hi : lo) at (@w, @t). */
+static u32 npa_mkey_find(const struct npa_mkey *k, u32 n, u64 w, u32 t,
+			 bool end)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 mt = end ? k[mid].hi : k[mid].lo;
+
+		if (k[mid].w < w || (k[mid].w == w && mt < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The pieces back to back in time with @id and of its size: after it
+ * (@end false: pieces starting at its end) or before it. Calls @fn on
+ * each of the first NPA_MERGE_DEG; returns how many there are, up to that.
+ */
+static u32 npa_merge_joins(struct npa_merge *g, u32 id, bool end,
+			   void (*fn)(struct npa_merge *g, u32 x, u32 y))
+{
+	const struct npa_mpiece *x = &g->p[id];
+	const struct npa_mkey *k = g->k[end ? 2 : 1];
+	u32 t = end ? x->lo : x->hi, i, cnt = 0;
+
+	for (i = npa_mkey_find(k, g->na, x->w, t, end);
+	     i < g->na && k[i].w == x->w && (end ? k[i].hi : k[i].lo) == t &&
+	     cnt < NPA_MERGE_DEG; i++, cnt++)
+		if (fn)
+			fn(g, id, k[i].id);
+	return cnt;
+}
+
+static void npa_merge_note(struct npa_merge *g, u32 x, u32 y)
+{
+	g->mate[x] = y;
+}
+
+/* The merges open to each live piece, and the one where there is one. */
+static void npa_merge_degrees(struct npa_merge *g)
+{
+	struct npa_mkey *s = g->k[0];
+	u32 i, j, l, n = g->na;
+
+	for (i = 0; i < n; i++) {
+		const struct npa_mpiece *x = &g->p[g->alive[i]];
+
+		s[i] = (struct npa_mkey){ x->w, x->lo, x->hi, g->alive[i] };
+		g->k[1][i] = s[i];
+		g->k[2][i] = s[i];
+	}
+	sort(s, n, sizeof(*s), npa_mkey_life, NULL);
+	sort(g->k[1], n, sizeof(*s), npa_mkey_start, NULL);
+	sort(g->k[2], n, sizeof(*s), npa_mkey_end, NULL);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && s[j].lo == s[i].lo && s[j].hi == s[i].hi;
+		     j++)
+			;
+		for (l = i; l < j; l++) {
+			g->deg[s[l].id] = min(j - i - 1, (u32)NPA_MERGE_DEG);
+			g->mate[s[l].id] = j - i == 2 ? s[l == i ? j - 1 : i].id :
+						       NPA_TN_NONE;
+		}
+	}
+	for (i = 0; i < n; i++)
+		g->deg[s[i].id] += npa_merge_joins(g, s[i].id, false,
+						   npa_merge_note) +
+				   npa_merge_joins(g, s[i].id, true,
+						   npa_merge_note);
+}
+
+/* Merge pieces @x and @y (stacked, or back to back in time). */
+static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
+{
+	struct npa_mpiece *a = &g->p[x], *b = &g->p[y];
+	bool stack = a->lo == b->lo && a->hi == b->hi;
+
+	if (!stack && b->hi == a->lo) {
+		swap(x, y);
+		swap(a, b);
+	}
+	g->p[g->np] = (struct npa_mpiece){
+		.w = stack ? a->w + b->w : a->w,
+		.lo = a->lo, .hi = stack ? a->hi : b->hi,
+		.a = x, .b = y, .stack = stack,
+	};
+	g->gone[x] = true;
+	g->gone[y] = true;
+	g->gone[g->np] = false;
+	g->np++;
+}
+
+/*
+ * Which pairs a round that is not sure merges: back to back in time first
+ * (two sizes rarely match by chance, two lifetimes often do), then those
+ * with the fewest other merges open to them.
+ */
+static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
+{
+	bool stack = g->p[x].lo == g->p[y].lo && g->p[x].hi == g->p[y].hi;
+
+	return (u32)stack << 16 | (g->deg[x] + g->deg[y]);
+}
+
+static void npa_merge_min(struct npa_merge *g, u32 x, u32 y)
+{
+	g->kmin = min(g->kmin, npa_merge_key(g, x, y));
+}
+
+static void npa_merge_take(struct npa_merge *g, u32 x, u32 y)
+{
+	if (!g->gone[x] && !g->gone[y] && npa_merge_key(g, x, y) == g->kmin)
+		npa_merge_pair(g, x, y);
+}
+
+/* @fn on each pair that may merge (stacked: neighbours by lifetime). */
+static void npa_merge_pairs(struct npa_merge *g,
+			    void (*fn)(struct npa_merge *g, u32 x, u32 y))
+{
+	const struct npa_mkey *s = g->k[0];
+	u32 i;
+
+	for (i = 0; i + 1 < g->na; i++)
+		if (s[i].lo == s[i + 1].lo && s[i].hi == s[i + 1].hi)
+			fn(g, s[i].id, s[i + 1].id);
+	for (i = 0; i < g->na; i++)
+		npa_merge_joins(g, s[i].id, false, fn);
+}
+
+/*
+ * One round: merge every pair of pieces that can only merge with each
+ * other, or (@sure false) the pairs with the fewest merges open to both.
+ * Returns the pieces merged.
+ */
+static u32 npa_merge_round(struct npa_merge *g, bool sure)
+{
+	u32 first = g->np, i, na = 0, x, y;
+
+	npa_merge_degrees(g);
+	if (sure) {
+		for (i = 0; i < g->na; i++) {
+			x = g->alive[i];
+			y = g->mate[x];
+			if (g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
+			    g->mate[y] == x && !g->gone[x] && !g->gone[y])
+				npa_merge_pair(g, x, y);
+		}
+	} else {
+		g->kmin = U32_MAX;
+		npa_merge_pairs(g, npa_merge_min);
+		npa_merge_pairs(g, npa_merge_take);
+	}
+	for (i = 0; i < g->na; i++)
+		if (!g->gone[g->alive[i]])
+			g->alive[na++] = g->alive[i];
+	for (i = first; i < g->np; i++)
+		g->alive[na++] = i;
+	g->na = na;
+	return g->np - first;
+}
+
+static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
+			const struct npa_plan_params *p,
+			struct npa_plan_result *res, u32 mode);
+
+/*
+ * Plan level @l (its pieces as an instance of their own) with @budget,
+ * and keep the plan of the rects it makes if it is better. Returns false
+ * when that could not run (no memory, no time left).
+ */
+static bool npa_merge_plan(struct npa_merge *g, u32 l, u64 budget)
+{
+	struct npa_ctx *c = g->c;
+	const u32 *ids = g->lv + g->lv_at[l];
+	u32 np = g->lv_np[l], na = g->lv_na[l], i, x;
+	/*
+	 * A placement among fewer pieces costs less: the level gets m / na
+	 * (at most 8) of its own placements for each of the budget's.
+	 */
+	u32 scale = clamp(c->m / max(na, 1U), 1U, 8U);
+	struct npa_plan_params prm = { .budget = max(budget, 1ULL) * scale };
+	struct npa_plan_result res;
+	struct npa_plan_buf *bufs;
+	u64 spent = ktime_get_ns() - c->t0;
+	int ret;
+
+	if (spent >= c->cap_ns)
+		return false;
+	prm.time_cap_ns = c->cap_ns - spent;
+	bufs = kvmalloc_array(na, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
+	if (!bufs)
+		return false;
+	for (i = 0; i < na; i++) {
+		const struct npa_mpiece *p = &g->p[ids[i]];
+
+		bufs[i] = (struct npa_plan_buf){
+			.size = p->w, .lo = p->lo, .hi = p->hi,
+		};
+	}
+	ret = npa_plan_run(bufs, na, &prm, &res, NPA_RUN_NO_MERGE);
+	c->work += div_u64(res.work + scale - 1, scale);
+	if (!ret) {
+		for (i = 0; i < na; i++)
+			g->off[ids[i]] = bufs[i].offset;
+		/*
+		 * Each piece of the level was made after the two it was made
+		 * of: down from the last, every piece has its offset.
+		 */
+		for (x = np; x-- > c->m; ) {
+			const struct npa_mpiece *p = &g->p[x];
+
+			g->off[p->a] = g->off[x];
+			g->off[p->b] = g->off[x] + (p->stack ? g->p[p->a].w : 0);
+		}
+		memcpy(c->off, g->off, c->m * sizeof(*c->off));
+		npa_tile_keep(c, NPA_PLAN_ALGO_MERGE, U64_MAX);
+	}
+	kvfree(bufs);
+	return !ret;
+}
+
+/* Remember the pieces as level g->nlv. */
+static void npa_merge_level(struct npa_merge *g)
+{
+	u32 l = g->nlv++, at = l ? g->lv_at[l - 1] + g->lv_na[l - 1] : 0;
+
+	g->lv_at[l] = at;
+	g->lv_np[l] = g->np;
+	g->lv_na[l] = g->na;
+	memcpy(g->lv + at, g->alive, g->na * sizeof(*g->alive));
+}
+
+static void npa_merge_free(struct npa_merge *g)
+{
+	kvfree(g->p);
+	kvfree(g->alive);
+	kvfree(g->k[0]);
+	kvfree(g->k[1]);
+	kvfree(g->k[2]);
+	kvfree(g->deg);
+	kvfree(g->mate);
+	kvfree(g->gone);
+	kvfree(g->off);
+	kvfree(g->lv);
+}
+
+static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
+{
+	u32 m = c->m, i;
+
+	g->c = c;
+	g->p = kvmalloc_array(m, 2 * sizeof(*g->p), GFP_KERNEL_ACCOUNT);
+	g->alive = kvmalloc_array(m, sizeof(*g->alive), GFP_KERNEL_ACCOUNT);
+	for (i = 0; i < 3; i++)
+		g->k[i] = kvmalloc_array(m, sizeof(*g->k[i]),
+					 GFP_KERNEL_ACCOUNT);
+	g->deg = kvmalloc_array(m, 2 * sizeof(*g->deg), GFP_KERNEL_ACCOUNT);
+	g->mate = kvmalloc_array(m, 2 * sizeof(*g->mate), GFP_KERNEL_ACCOUNT);
+	g->gone = kvcalloc(m, 2 * sizeof(*g->gone), GFP_KERNEL_ACCOUNT);
+	g->off = kvmalloc_array(m, 2 * sizeof(*g->off), GFP_KERNEL_ACCOUNT);
+	/* Each level after the first has at most half the pieces of the last. */
+	g->lv = kvmalloc_array(m, 2 * sizeof(*g->lv), GFP_KERNEL_ACCOUNT);
+	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
+	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv)
+		return -ENOMEM;
+	for (i = 0; i < m; i++) {
+		g->p[i] = (struct npa_mpiece){
+			.w = c->r[i].size, .lo = c->r[i].lo, .hi = c->r[i].hi,
+			.a = NPA_TN_NONE, .b = NPA_TN_NONE,
+		};
+		g->alive[i] = i;
+	}
+	g->np = m;
+	g->na = m;
+	return 0;
+}
+
+/*
+ * The merge step, for an instance the tiling search runs on (whose plan at
+ * the bound leaves no byte free) and has not solved. The pieces are kept
+ * as a level when no sure merge is left the first time, then each time
+ * they are down to half of the last level, and at the end. The levels are
+ * planned smallest first (the cheapest, and the merges make the plan of a
+ * few pieces easy), each with half of what is left of half the budget.
+ * Not inlined, so that npa_plan_run(), which the plans of the levels run
+ * again, keeps a small frame.
+ */
+static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
+{
+	u64 left = c->budget > c->work ? c->budget - c->work : 0;
+	u64 stop = c->work + left / 2;
+	struct npa_merge *g;
+	u32 l;
+
+	if (c->best_peak <= c->lb || !npa_tile_fits(c))
+		return;
+	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	if (!g)
+		return;
+	if (npa_merge_init(g, c))
+		goto out;
+	while (g->na > 1 && c->work < stop && !npa_time_check(c)) {
+		u32 merged;
+
+		/* A round sorts the pieces three times: half a placement each. */
+		c->work += g->na / 2 + 1;
+		merged = npa_merge_round(g, true);
+		if (!merged) {
+			/* Hardly any sure merge: not an instance of cut rects. */
+			if (!g->nlv && g->na > c->m / 8 * 7)
+				goto out;
+			if (!g->nlv)
+				npa_merge_level(g);
+			merged = npa_merge_round(g, false);
+		}
+		if (!merged)
+			break;
+		if (g->nlv && g->na <= g->lv_na[g->nlv - 1] / 2 &&
+		    g->nlv < NPA_MERGE_LEVELS - 1)
+			npa_merge_level(g);
+	}
+	if (!g->nlv || g->na < g->lv_na[g->nlv - 1])
+		npa_merge_level(g);
+	for (l = g->nlv; l-- && c->best_peak > c->lb && c->work < stop; )
+		if (!npa_merge_plan(g, l, l ? (stop - c->work) / 2 :
+					      stop - c->work))
+			break;
+out:
+	npa_merge_free(g);
+	kfree(g);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Entry points */
 
 /*
@@ -4293,7 +4723,7 @@ static void npa_result_fill(const struct npa_ctx *c, struct npa_plan_result *res
 
 static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			const struct npa_plan_params *p,
-			struct npa_plan_result *res, bool greedy_only)
+			struct npa_plan_result *res, u32 mode)
 {
 	struct npa_plan_result local;
 	u64 t0 = ktime_get_ns(), naive;
@@ -4331,13 +4761,15 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	c->budget = p && p->budget ? p->budget : npa_default_budget(c, tight);
 	c->rng = 0x9e3779b97f4a7c15ULL;
 
-	if (!greedy_only)
+	if (!(mode & NPA_RUN_GREEDY))
 		npa_run_orders(c);
 	npa_run_greedy(c);
-	if (!greedy_only) {
+	if (!(mode & NPA_RUN_GREEDY)) {
 		/* Tightly packed: only the exact search does any good. */
 		if (tight) {
 			npa_run_tile(c);
+			if (!(mode & NPA_RUN_NO_MERGE))
+				npa_run_merge(c);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
 			npa_run_skyline(c);
@@ -4378,7 +4810,7 @@ err_free:
 int npa_plan(struct npa_plan_buf *bufs, u32 n, const struct npa_plan_params *p,
 	     struct npa_plan_result *res)
 {
-	return npa_plan_run(bufs, n, p, res, false);
+	return npa_plan_run(bufs, n, p, res, 0);
 }
 
 /**
@@ -4397,7 +4829,7 @@ int npa_plan(struct npa_plan_buf *bufs, u32 n, const struct npa_plan_params *p,
 int npa_plan_greedy(struct npa_plan_buf *bufs, u32 n,
 		    struct npa_plan_result *res)
 {
-	return npa_plan_run(bufs, n, NULL, res, true);
+	return npa_plan_run(bufs, n, NULL, res, NPA_RUN_GREEDY);
 }
 
 /**
@@ -4420,6 +4852,7 @@ const char *npa_plan_algo_name(u32 algo)
 		[NPA_PLAN_ALGO_SKYLINE] = "skyline",
 		[NPA_PLAN_ALGO_TILE] = "tiling",
 		[NPA_PLAN_ALGO_TILE_FIT] = "tiling-completed",
+		[NPA_PLAN_ALGO_MERGE] = "merged",
 	};
 
 	return algo < NPA_PLAN_ALGO_COUNT ? names[algo] : "unknown";

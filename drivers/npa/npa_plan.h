@@ -71,6 +71,9 @@ struct npa_plan_params {
  *	lower bound at every step: a plan without a free byte
  * @NPA_PLAN_ALGO_TILE_FIT: the tiling search's deepest partial tiling, the
  *	other buffers placed by best fit in the order their lifetimes start
+ * @NPA_PLAN_ALGO_MERGE: buffers merged into rectangles (two of one lifetime
+ *	stacked, two of one size back to back in time) and the rectangles
+ *	planned as a smaller instance
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -84,6 +87,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_SKYLINE,
 	NPA_PLAN_ALGO_TILE,
 	NPA_PLAN_ALGO_TILE_FIT,
+	NPA_PLAN_ALGO_MERGE,
 	NPA_PLAN_ALGO_COUNT,
 };
 

@@ -12,6 +12,12 @@
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
+#ifndef noinline
+#define noinline	__attribute__((__noinline__))
+#endif
+#ifndef noinline_for_stack
+#define noinline_for_stack noinline
+#endif
 #ifndef __maybe_unused
 #define __maybe_unused	__attribute__((__unused__))
 #endif
