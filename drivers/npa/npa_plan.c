@@ -4273,11 +4273,15 @@ out:
  * there is none, the pairs with the fewest other merges open to them.
  * Some of those are wrong, so the pieces are planned (by npa_plan_run()
  * without this step) as they were when the first kind ran out, each time
- * they were halved since, and at the end.
+ * they were halved since, and at the end; and when the best of those
+ * plans is over the bound, the pieces that end above it are split back
+ * into the two they were made of and planned again, a few times.
  */
 
 /* Most levels kept: the first, one per halving, the last. */
 #define NPA_MERGE_LEVELS	34
+/* Most repairs of the best plan of a level. */
+#define NPA_MERGE_REPAIRS	8
 
 /* Pieces 0 .. m - 1 are the rects; @a, @b the two a merge made it of. */
 struct npa_mpiece {
@@ -4307,6 +4311,10 @@ struct npa_merge {
 	u32 *lv, nlv;
 	u32 lv_at[NPA_MERGE_LEVELS], lv_na[NPA_MERGE_LEVELS];
 	u32 lv_np[NPA_MERGE_LEVELS];
+	/* Plans: offsets of the pieces planned; the plan repairs start from. */
+	u64 *sub_off, *rep_off;
+	u32 *rep, nrep, *nxt, *stk;
+	bool *have;		/* per piece: its offset is known */
 };
 
 /* Merges open to one piece that are counted; more count as this many. */
@@ -4519,20 +4527,20 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			struct npa_plan_result *res, u32 mode);
 
 /*
- * Plan level @l (its pieces as an instance of their own) with @budget,
- * and keep the plan of the rects it makes if it is better. Returns false
- * when that could not run (no memory, no time left).
+ * Plan the pieces @ids[0, @n) as an instance of their own with @budget,
+ * and keep the plan of the rects it makes if it is better. Their offsets
+ * go to g->sub_off[]; returns the peak, or U64_MAX when that could not
+ * run (no memory, no time left).
  */
-static bool npa_merge_plan(struct npa_merge *g, u32 l, u64 budget)
+static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
+			  u64 budget)
 {
 	struct npa_ctx *c = g->c;
-	const u32 *ids = g->lv + g->lv_at[l];
-	u32 np = g->lv_np[l], na = g->lv_na[l], i, x;
 	/*
-	 * A placement among fewer pieces costs less: the level gets m / na
+	 * A placement among fewer pieces costs less: the level gets m / n
 	 * (at most 8) of its own placements for each of the budget's.
 	 */
-	u32 scale = clamp(c->m / max(na, 1U), 1U, 8U);
+	u32 scale = clamp(c->m / max(n, 1U), 1U, 8U), i, x;
 	struct npa_plan_params prm = { .budget = max(budget, 1ULL) * scale };
 	struct npa_plan_result res;
 	struct npa_plan_buf *bufs;
@@ -4540,38 +4548,90 @@ static bool npa_merge_plan(struct npa_merge *g, u32 l, u64 budget)
 	int ret;
 
 	if (spent >= c->cap_ns)
-		return false;
+		return U64_MAX;
 	prm.time_cap_ns = c->cap_ns - spent;
-	bufs = kvmalloc_array(na, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
+	bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
 	if (!bufs)
-		return false;
-	for (i = 0; i < na; i++) {
+		return U64_MAX;
+	for (i = 0; i < n; i++) {
 		const struct npa_mpiece *p = &g->p[ids[i]];
 
 		bufs[i] = (struct npa_plan_buf){
 			.size = p->w, .lo = p->lo, .hi = p->hi,
 		};
 	}
-	ret = npa_plan_run(bufs, na, &prm, &res, NPA_RUN_NO_MERGE);
+	ret = npa_plan_run(bufs, n, &prm, &res, NPA_RUN_NO_MERGE);
 	c->work += div_u64(res.work + scale - 1, scale);
-	if (!ret) {
-		for (i = 0; i < na; i++)
-			g->off[ids[i]] = bufs[i].offset;
-		/*
-		 * Each piece of the level was made after the two it was made
-		 * of: down from the last, every piece has its offset.
-		 */
-		for (x = np; x-- > c->m; ) {
-			const struct npa_mpiece *p = &g->p[x];
-
-			g->off[p->a] = g->off[x];
-			g->off[p->b] = g->off[x] + (p->stack ? g->p[p->a].w : 0);
-		}
-		memcpy(c->off, g->off, c->m * sizeof(*c->off));
-		npa_tile_keep(c, NPA_PLAN_ALGO_MERGE, U64_MAX);
+	if (ret) {
+		kvfree(bufs);
+		return U64_MAX;
+	}
+	memset(g->have, 0, g->np * sizeof(*g->have));
+	for (i = 0; i < n; i++) {
+		g->sub_off[i] = bufs[i].offset;
+		g->off[ids[i]] = bufs[i].offset;
+		g->have[ids[i]] = true;
 	}
 	kvfree(bufs);
-	return !ret;
+	/* A piece is made after the two it is made of: down from the last. */
+	for (x = g->np; x-- > c->m; ) {
+		const struct npa_mpiece *p = &g->p[x];
+
+		if (!g->have[x])
+			continue;
+		g->off[p->a] = g->off[x];
+		g->off[p->b] = g->off[x] + (p->stack ? g->p[p->a].w : 0);
+		g->have[p->a] = true;
+		g->have[p->b] = true;
+	}
+	memcpy(c->off, g->off, c->m * sizeof(*c->off));
+	npa_tile_keep(c, NPA_PLAN_ALGO_MERGE, U64_MAX);
+	return res.peak;
+}
+
+/*
+ * Keep the plan of @ids[0, @n) just made (offsets in g->sub_off[]) as
+ * the one npa_merge_repair() starts from.
+ */
+static void npa_merge_note_plan(struct npa_merge *g, const u32 *ids, u32 n)
+{
+	memcpy(g->rep, ids, n * sizeof(*ids));
+	memcpy(g->rep_off, g->sub_off, n * sizeof(*g->sub_off));
+	g->nrep = n;
+}
+
+/*
+ * The plan of the pieces in g->rep is over the bound: wrong merges made
+ * pieces that do not fit together. Split each piece that ends above the
+ * bound into the two it was made of and plan again, @rounds times at
+ * most, each from the last plan.
+ */
+static void npa_merge_repair(struct npa_merge *g, u64 stop, u32 rounds)
+{
+	struct npa_ctx *c = g->c;
+	u32 r, i, n, split;
+
+	for (r = 0; r < rounds && c->best_peak > c->lb && c->work < stop;
+	     r++) {
+		n = 0;
+		split = 0;
+		for (i = 0; i < g->nrep; i++) {
+			u32 x = g->rep[i];
+
+			if (x >= c->m && g->rep_off[i] + g->p[x].w > c->lb) {
+				g->nxt[n++] = g->p[x].a;
+				g->nxt[n++] = g->p[x].b;
+				split++;
+			} else {
+				g->nxt[n++] = x;
+			}
+		}
+		if (!split)
+			break;
+		if (npa_merge_plan(g, g->nxt, n, (stop - c->work) / 2) == U64_MAX)
+			break;
+		npa_merge_note_plan(g, g->nxt, n);
+	}
 }
 
 /* Remember the pieces as level g->nlv. */
@@ -4597,6 +4657,12 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->gone);
 	kvfree(g->off);
 	kvfree(g->lv);
+	kvfree(g->sub_off);
+	kvfree(g->rep_off);
+	kvfree(g->rep);
+	kvfree(g->nxt);
+	kvfree(g->stk);
+	kvfree(g->have);
 }
 
 static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
@@ -4615,8 +4681,15 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->off = kvmalloc_array(m, 2 * sizeof(*g->off), GFP_KERNEL_ACCOUNT);
 	/* Each level after the first has at most half the pieces of the last. */
 	g->lv = kvmalloc_array(m, 2 * sizeof(*g->lv), GFP_KERNEL_ACCOUNT);
+	g->sub_off = kvmalloc_array(m, sizeof(*g->sub_off), GFP_KERNEL_ACCOUNT);
+	g->rep_off = kvmalloc_array(m, sizeof(*g->rep_off), GFP_KERNEL_ACCOUNT);
+	g->rep = kvmalloc_array(m, sizeof(*g->rep), GFP_KERNEL_ACCOUNT);
+	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
+	g->stk = kvmalloc_array(m, sizeof(*g->stk), GFP_KERNEL_ACCOUNT);
+	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
-	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv)
+	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv ||
+	    !g->sub_off || !g->rep_off || !g->rep || !g->nxt || !g->stk || !g->have)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
@@ -4632,18 +4705,19 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 
 /*
  * The merge step, for an instance the tiling search runs on (whose plan at
- * the bound leaves no byte free) and has not solved. The pieces are kept
- * as a level when no sure merge is left the first time, then each time
- * they are down to half of the last level, and at the end. The levels are
- * planned smallest first (the cheapest, and the merges make the plan of a
- * few pieces easy), each with half of what is left of half the budget.
- * Not inlined, so that npa_plan_run(), which the plans of the levels run
- * again, keeps a small frame.
+ * the bound leaves no byte free) and has not solved: half of the budget
+ * left. The pieces are kept as a level when no sure merge is left the
+ * first time, then each time they are down to half of the last level, and
+ * at the end. The levels are planned smallest first (the cheapest, and
+ * the merges make the plan of a few pieces easy), each with half of what
+ * is left of half the step's budget; the best of those plans is repaired
+ * with the rest. Not inlined, so that npa_plan_run(), which the plans of
+ * the levels run again, keeps a small frame.
  */
 static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
-	u64 stop = c->work + left / 2;
+	u64 stop = c->work + left / 2, best = U64_MAX, lstop;
 	struct npa_merge *g;
 	u32 l;
 
@@ -4676,10 +4750,22 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 	}
 	if (!g->nlv || g->na < g->lv_na[g->nlv - 1])
 		npa_merge_level(g);
-	for (l = g->nlv; l-- && c->best_peak > c->lb && c->work < stop; )
-		if (!npa_merge_plan(g, l, l ? (stop - c->work) / 2 :
-					      stop - c->work))
+	lstop = c->work < stop ? c->work + (stop - c->work) / 2 : stop;
+	for (l = g->nlv; l-- && c->best_peak > c->lb && c->work < lstop; ) {
+		const u32 *ids = g->lv + g->lv_at[l];
+		u64 peak = npa_merge_plan(g, ids, g->lv_na[l],
+					  l ? (lstop - c->work) / 2 :
+					      lstop - c->work);
+
+		if (peak == U64_MAX)
 			break;
+		if (peak < best) {
+			best = peak;
+			npa_merge_note_plan(g, ids, g->lv_na[l]);
+		}
+	}
+	if (g->nrep)
+		npa_merge_repair(g, stop, NPA_MERGE_REPAIRS);
 out:
 	npa_merge_free(g);
 	kfree(g);
