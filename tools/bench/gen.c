@@ -33,8 +33,12 @@ static u64 piece_area(const struct piece *p)
 	return (p->x1 - p->x0) * (u64)(p->t1 - p->t0);
 }
 
-u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
-		  u64 seed)
+/*
+ * Guillotine cuts of the largest piece; @any: each across time or across
+ * the addresses at random, else mostly across the longer side.
+ */
+static u32 gen_guillotine(struct npa_plan_buf *b, u32 n, u64 width,
+			  u32 steps, u64 seed, bool any)
 {
 	struct piece *p = calloc(n ? n : 1, sizeof(*p));
 	u64 st = seed;
@@ -59,7 +63,7 @@ u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 			break;
 		/* Cut across the longer side (relative to the strip). */
 		if (len >= 2 && (w < 2 || npa_gen_below(&st, 2) ||
-				 (u64)len * width > w * steps * 2)) {
+				 (!any && (u64)len * width > w * steps * 2))) {
 			u32 cut = q->t0 + 1 + npa_gen_below(&st, len - 1);
 
 			p[cnt] = *q;
@@ -91,6 +95,18 @@ u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 	}
 	free(p);
 	return cnt;
+}
+
+u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+		  u64 seed)
+{
+	return gen_guillotine(b, n, width, steps, seed, false);
+}
+
+u32 npa_gen_cut(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+		u64 seed)
+{
+	return gen_guillotine(b, n, width, steps, seed, true);
 }
 
 /* A live rectangle of npa_gen_sweep(): [off, off + size) from step t0. */

@@ -27,6 +27,14 @@ u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		  u64 seed);
 
 /*
+ * The same with each cut across time or across the addresses at random,
+ * whatever the shape of the piece (as npa_test_strip() of the KUnit suite
+ * cuts): longer and thinner pieces, harder to plan.
+ */
+u32 npa_gen_cut(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+		u64 seed);
+
+/*
  * Another full strip, not guillotine: sweep over the steps and, at each,
  * end a few random rectangles and refill every run of adjacent ended ones
  * with 1-3 new rectangles cut at random points, so that new boundaries

@@ -202,6 +202,8 @@ static void bench_strips(bool quick)
 {
 	bench_strip_kind("by random guillotine cuts", "strip", npa_gen_strip,
 			 quick);
+	bench_strip_kind("by guillotine cuts of random direction", "cut",
+			 npa_gen_cut, quick);
 	bench_strip_kind("by a sweep that refills ended runs (not guillotine)",
 			 "sweep", npa_gen_sweep, quick);
 }
