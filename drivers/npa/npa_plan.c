@@ -4313,7 +4313,7 @@ struct npa_merge {
 	u32 lv_np[NPA_MERGE_LEVELS];
 	/* Plans: offsets of the pieces planned; the plan repairs start from. */
 	u64 *sub_off, *rep_off;
-	u32 *rep, nrep, *nxt, *stk;
+	u32 *rep, nrep, *nxt;
 	bool *have;		/* per piece: its offset is known */
 };
 
@@ -4456,13 +4456,15 @@ static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
 /*
  * Which pairs a round that is not sure merges: back to back in time first
  * (two sizes rarely match by chance, two lifetimes often do), then those
- * with the fewest other merges open to them.
+ * where the piece with fewer merges open to it has the fewest, then the
+ * fewest in all.
  */
 static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
 {
 	bool stack = g->p[x].lo == g->p[y].lo && g->p[x].hi == g->p[y].hi;
 
-	return (u32)stack << 16 | (g->deg[x] + g->deg[y]);
+	return (u32)stack << 16 | min(g->deg[x], g->deg[y]) << 8 |
+	       (g->deg[x] + g->deg[y]);
 }
 
 static void npa_merge_min(struct npa_merge *g, u32 x, u32 y)
@@ -4661,7 +4663,6 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->rep_off);
 	kvfree(g->rep);
 	kvfree(g->nxt);
-	kvfree(g->stk);
 	kvfree(g->have);
 }
 
@@ -4685,11 +4686,10 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->rep_off = kvmalloc_array(m, sizeof(*g->rep_off), GFP_KERNEL_ACCOUNT);
 	g->rep = kvmalloc_array(m, sizeof(*g->rep), GFP_KERNEL_ACCOUNT);
 	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
-	g->stk = kvmalloc_array(m, sizeof(*g->stk), GFP_KERNEL_ACCOUNT);
 	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
 	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv ||
-	    !g->sub_off || !g->rep_off || !g->rep || !g->nxt || !g->stk || !g->have)
+	    !g->sub_off || !g->rep_off || !g->rep || !g->nxt || !g->have)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
