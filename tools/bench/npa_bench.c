@@ -149,8 +149,10 @@ typedef u32 (*strip_gen)(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 			     bool quick)
 {
-	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500, 1000, 2000 };
-	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
+	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500, 1000, 2000,
+				     3000, 4000 };
+	struct npa_plan_buf *b = calloc(sizes[ARRAY_SIZE(sizes) - 1],
+					sizeof(*b));
 	struct worst w[ARRAY_SIZE(sizes)] = { 0 };
 	unsigned int s, seed, seeds = quick ? 2 : 5, nw = 0;
 
