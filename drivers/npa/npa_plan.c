@@ -4270,7 +4270,7 @@ out:
  * and the coincidences that mislead the tiling search (equal sums at a
  * bound) mostly disappear inside them. Merges are made in rounds: first
  * every pair of pieces that can only merge with each other, and when
- * there is none, the pairs with the fewest other merges open to them.
+ * there is none, the pairs that npa_merge_key() ranks first.
  * Some of those are wrong, so the pieces are planned (by npa_plan_run()
  * without this step) as they were when the first kind ran out, each time
  * they were halved since, and at the end; and when the best of those
@@ -4307,10 +4307,9 @@ struct npa_merge {
 	bool *gone;
 	u64 *off;
 	u32 kmin;		/* least key of a round's pairs */
-	/* Levels: the live pieces at lv[lv_at[l], + lv_na[l]), of lv_np[l]. */
+	/* Levels: the live pieces at lv[lv_at[l], + lv_na[l]). */
 	u32 *lv, nlv;
 	u32 lv_at[NPA_MERGE_LEVELS], lv_na[NPA_MERGE_LEVELS];
-	u32 lv_np[NPA_MERGE_LEVELS];
 	/* Plans: offsets of the pieces planned; the plan repairs start from. */
 	u64 *sub_off, *rep_off;
 	u32 *rep, nrep, *nxt;
@@ -4642,7 +4641,6 @@ static void npa_merge_level(struct npa_merge *g)
 	u32 l = g->nlv++, at = l ? g->lv_at[l - 1] + g->lv_na[l - 1] : 0;
 
 	g->lv_at[l] = at;
-	g->lv_np[l] = g->np;
 	g->lv_na[l] = g->na;
 	memcpy(g->lv + at, g->alive, g->na * sizeof(*g->alive));
 }
