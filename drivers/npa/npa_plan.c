@@ -4310,8 +4310,8 @@ struct npa_merge {
 	/* Levels: the live pieces at lv[lv_at[l], + lv_na[l]). */
 	u32 *lv, nlv;
 	u32 lv_at[NPA_MERGE_LEVELS], lv_na[NPA_MERGE_LEVELS];
-	/* Plans: offsets of the pieces planned; the plan repairs start from. */
-	u64 *sub_off, *rep_off;
+	/* The plan repairs start from, and the pieces of the next one. */
+	u64 *rep_off;
 	u32 *rep, nrep, *nxt;
 	bool *have;		/* per piece: its offset is known */
 };
@@ -4529,9 +4529,10 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 
 /*
  * Plan the pieces @ids[0, @n) as an instance of their own with @budget,
- * and keep the plan of the rects it makes if it is better. Their offsets
- * go to g->sub_off[]; returns the peak, or U64_MAX when that could not
- * run (no memory, no time left).
+ * and keep the plan of the rects it makes if it is better. The offsets
+ * of the pieces (and of the pieces they were made of) go to g->off[];
+ * returns the peak, or U64_MAX when that could not run (no memory, no
+ * time left).
  */
 static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
 			  u64 budget)
@@ -4569,7 +4570,6 @@ static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
 	}
 	memset(g->have, 0, g->np * sizeof(*g->have));
 	for (i = 0; i < n; i++) {
-		g->sub_off[i] = bufs[i].offset;
 		g->off[ids[i]] = bufs[i].offset;
 		g->have[ids[i]] = true;
 	}
@@ -4591,13 +4591,17 @@ static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
 }
 
 /*
- * Keep the plan of @ids[0, @n) just made (offsets in g->sub_off[]) as
- * the one npa_merge_repair() starts from.
+ * Keep the plan of @ids[0, @n) just made (offsets in g->off[]) as the one
+ * npa_merge_repair() starts from.
  */
 static void npa_merge_note_plan(struct npa_merge *g, const u32 *ids, u32 n)
 {
-	memcpy(g->rep, ids, n * sizeof(*ids));
-	memcpy(g->rep_off, g->sub_off, n * sizeof(*g->sub_off));
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		g->rep[i] = ids[i];
+		g->rep_off[i] = g->off[ids[i]];
+	}
 	g->nrep = n;
 }
 
@@ -4657,7 +4661,6 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->gone);
 	kvfree(g->off);
 	kvfree(g->lv);
-	kvfree(g->sub_off);
 	kvfree(g->rep_off);
 	kvfree(g->rep);
 	kvfree(g->nxt);
@@ -4680,14 +4683,13 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->off = kvmalloc_array(m, 2 * sizeof(*g->off), GFP_KERNEL_ACCOUNT);
 	/* Each level after the first has at most half the pieces of the last. */
 	g->lv = kvmalloc_array(m, 2 * sizeof(*g->lv), GFP_KERNEL_ACCOUNT);
-	g->sub_off = kvmalloc_array(m, sizeof(*g->sub_off), GFP_KERNEL_ACCOUNT);
 	g->rep_off = kvmalloc_array(m, sizeof(*g->rep_off), GFP_KERNEL_ACCOUNT);
 	g->rep = kvmalloc_array(m, sizeof(*g->rep), GFP_KERNEL_ACCOUNT);
 	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
 	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
 	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv ||
-	    !g->sub_off || !g->rep_off || !g->rep || !g->nxt || !g->have)
+	    !g->rep_off || !g->rep || !g->nxt || !g->have)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
