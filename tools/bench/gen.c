@@ -61,7 +61,10 @@ static u32 gen_guillotine(struct npa_plan_buf *b, u32 n, u64 width,
 		len = q->t1 - q->t0;
 		if (w < 2 && len < 2)
 			break;
-		/* Cut across the longer side (relative to the strip). */
+		/*
+		 * Across time at random, and (unless @any) whenever the
+		 * piece is longer in time than wide (relative to the strip).
+		 */
 		if (len >= 2 && (w < 2 || npa_gen_below(&st, 2) ||
 				 (!any && (u64)len * width > w * steps * 2))) {
 			u32 cut = q->t0 + 1 + npa_gen_below(&st, len - 1);
