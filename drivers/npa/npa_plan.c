@@ -4493,15 +4493,17 @@ static void npa_merge_pairs(struct npa_merge *g,
 
 /*
  * One round: merge every pair of pieces that can only merge with each
- * other, or (@sure false) the pairs with the fewest merges open to both.
+ * other, or (@sure false) the pairs npa_merge_key() ranks first. A round
+ * that is not sure comes right after a sure one that merged nothing: the
+ * merges open to each piece are still those it counted.
  * Returns the pieces merged.
  */
 static u32 npa_merge_round(struct npa_merge *g, bool sure)
 {
 	u32 first = g->np, i, na = 0, x, y;
 
-	npa_merge_degrees(g);
 	if (sure) {
+		npa_merge_degrees(g);
 		for (i = 0; i < g->na; i++) {
 			x = g->alive[i];
 			y = g->mate[x];
@@ -4731,7 +4733,7 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 	while (g->na > 1 && c->work < stop && !npa_time_check(c)) {
 		u32 merged;
 
-		/* A round sorts the pieces three times: half a placement each. */
+		/* Sorting the pieces three times: half a placement each. */
 		c->work += g->na / 2 + 1;
 		merged = npa_merge_round(g, true);
 		if (!merged) {
