@@ -4301,9 +4301,14 @@ struct npa_merge {
 	struct npa_mpiece *p;
 	u32 np;			/* pieces made */
 	u32 *alive, na;		/* pieces not merged yet */
-	/* The live pieces by lifetime, by size and start, by size and end. */
-	struct npa_mkey *k[3];
+	/*
+	 * The live pieces by lifetime, by size and start, by size and end,
+	 * kept sorted from round to round; @kn and @kt take the new pieces.
+	 */
+	struct npa_mkey *k[3], *kn, *kt;
 	u32 *deg, *mate;	/* merges open to a piece; the one if just one */
+	/* The pieces of a piece's size that start at its end: k[1][@after..]. */
+	u32 *after, *nafter;
 	bool *gone;
 	u64 *off;
 	u32 kmin;		/* least key of a round's pairs */
@@ -4355,65 +4360,54 @@ static int npa_mkey_end(const void *a, const void *b)
 	return npa_mkey_at(x, y, x->hi, y->hi);
 }
 
-/* First of @k[0, @n) (sorted by size, then @end ? hi : lo) at (@w, @t). */
-static u32 npa_mkey_find(const struct npa_mkey *k, u32 n, u64 w, u32 t,
-			 bool end)
+static const cmp_func_t npa_mkey_cmp[3] = {
+	npa_mkey_life, npa_mkey_start, npa_mkey_end,
+};
+
+/*
+ * Keep the three lists of live pieces sorted after a round that merged
+ * pieces and made pieces @first .. g->np - 1 (@old were live before it):
+ * drop the ones that are gone, sort the new ones and merge them in. The
+ * lists are sorted once, by npa_merge_init(); a round then costs O(n + k
+ * log k) for k new pieces, not O(n log n).
+ */
+static void npa_merge_resort(struct npa_merge *g, u32 first, u32 old)
 {
-	u32 lo = 0, hi = n;
+	u32 nn = g->np - first, i, j, a, b, n;
 
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 mt = end ? k[mid].hi : k[mid].lo;
+	for (i = 0; i < 3; i++) {
+		struct npa_mkey *k = g->k[i];
 
-		if (k[mid].w < w || (k[mid].w == w && mt < t))
-			lo = mid + 1;
-		else
-			hi = mid;
+		for (j = 0, n = 0; j < old; j++)
+			if (!g->gone[k[j].id])
+				k[n++] = k[j];
+		for (j = 0; j < nn; j++) {
+			const struct npa_mpiece *x = &g->p[first + j];
+
+			g->kn[j] = (struct npa_mkey){ x->w, x->lo, x->hi,
+						      first + j };
+		}
+		sort(g->kn, nn, sizeof(*g->kn), npa_mkey_cmp[i], NULL);
+		for (a = 0, b = 0, j = 0; a < n || b < nn; j++)
+			g->kt[j] = b == nn || (a < n &&
+				   npa_mkey_cmp[i](&k[a], &g->kn[b]) < 0) ?
+				   k[a++] : g->kn[b++];
+		g->k[i] = g->kt;
+		g->kt = k;
 	}
-	return lo;
 }
 
 /*
- * The pieces back to back in time with @id and of its size: after it
- * (@end false: pieces starting at its end) or before it. Calls @fn on
- * each of the first NPA_MERGE_DEG; returns how many there are, up to that.
+ * The merges open to each live piece, and the one where there is one:
+ * the pieces of its lifetime, and of its size back to back with it in
+ * time (pieces ending where pieces of their size start, walking the two
+ * lists sorted by size and end and by size and start side by side).
  */
-static u32 npa_merge_joins(struct npa_merge *g, u32 id, bool end,
-			   void (*fn)(struct npa_merge *g, u32 x, u32 y))
-{
-	const struct npa_mpiece *x = &g->p[id];
-	const struct npa_mkey *k = g->k[end ? 2 : 1];
-	u32 t = end ? x->lo : x->hi, i, cnt = 0;
-
-	for (i = npa_mkey_find(k, g->na, x->w, t, end);
-	     i < g->na && k[i].w == x->w && (end ? k[i].hi : k[i].lo) == t &&
-	     cnt < NPA_MERGE_DEG; i++, cnt++)
-		if (fn)
-			fn(g, id, k[i].id);
-	return cnt;
-}
-
-static void npa_merge_note(struct npa_merge *g, u32 x, u32 y)
-{
-	g->mate[x] = y;
-}
-
-/* The merges open to each live piece, and the one where there is one. */
 static void npa_merge_degrees(struct npa_merge *g)
 {
-	struct npa_mkey *s = g->k[0];
-	u32 i, j, l, n = g->na;
+	const struct npa_mkey *s = g->k[0], *st = g->k[1], *en = g->k[2];
+	u32 i, j, l, b, e, n = g->na;
 
-	for (i = 0; i < n; i++) {
-		const struct npa_mpiece *x = &g->p[g->alive[i]];
-
-		s[i] = (struct npa_mkey){ x->w, x->lo, x->hi, g->alive[i] };
-		g->k[1][i] = s[i];
-		g->k[2][i] = s[i];
-	}
-	sort(s, n, sizeof(*s), npa_mkey_life, NULL);
-	sort(g->k[1], n, sizeof(*s), npa_mkey_start, NULL);
-	sort(g->k[2], n, sizeof(*s), npa_mkey_end, NULL);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && s[j].lo == s[i].lo && s[j].hi == s[i].hi;
 		     j++)
@@ -4422,13 +4416,34 @@ static void npa_merge_degrees(struct npa_merge *g)
 			g->deg[s[l].id] = min(j - i - 1, (u32)NPA_MERGE_DEG);
 			g->mate[s[l].id] = j - i == 2 ? s[l == i ? j - 1 : i].id :
 						       NPA_TN_NONE;
+			g->nafter[s[l].id] = 0;
 		}
 	}
-	for (i = 0; i < n; i++)
-		g->deg[s[i].id] += npa_merge_joins(g, s[i].id, false,
-						   npa_merge_note) +
-				   npa_merge_joins(g, s[i].id, true,
-						   npa_merge_note);
+	for (i = 0, b = 0; i < n; i = j) {
+		u64 w = en[i].w;
+		u32 t = en[i].hi, ns, ne;
+
+		for (j = i + 1; j < n && en[j].w == w && en[j].hi == t; j++)
+			;
+		while (b < n && (st[b].w < w || (st[b].w == w && st[b].lo < t)))
+			b++;
+		for (e = b; e < n && st[e].w == w && st[e].lo == t; e++)
+			;
+		ns = min(e - b, (u32)NPA_MERGE_DEG);
+		ne = min(j - i, (u32)NPA_MERGE_DEG);
+		if (!ns)
+			continue;
+		for (l = i; l < j; l++) {
+			g->deg[en[l].id] += ns;
+			g->mate[en[l].id] = st[b].id;
+			g->after[en[l].id] = b;
+			g->nafter[en[l].id] = ns;
+		}
+		for (l = b; l < e; l++) {
+			g->deg[st[l].id] += ne;
+			g->mate[st[l].id] = en[i].id;
+		}
+	}
 }
 
 /* Merge pieces @x and @y (stacked, or back to back in time). */
@@ -4452,17 +4467,41 @@ static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
 	g->np++;
 }
 
+/* Is a live piece of size @w in k[@i] (1: by start, 2: by end) at @t? */
+static bool npa_merge_has(const struct npa_merge *g, u32 i, u64 w, u32 t)
+{
+	const struct npa_mkey *k = g->k[i];
+	u32 lo = 0, hi = g->na;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 mt = i == 2 ? k[mid].hi : k[mid].lo;
+
+		if (k[mid].w < w || (k[mid].w == w && mt < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->na && k[lo].w == w && (i == 2 ? k[lo].hi : k[lo].lo) == t;
+}
+
 /*
- * Which pairs a round that is not sure merges: back to back in time first
- * (two sizes rarely match by chance, two lifetimes often do), then those
- * where the piece with fewer merges open to it has the fewest, then the
- * fewest in all.
+ * How likely a merge is wrong, least first: back to back in time (two
+ * sizes rarely match by chance, two lifetimes often do); stacked, where
+ * the piece the two make has a piece of its size back to back with it
+ * (the same: the two were cut from it, or from its twin); any other
+ * stacked pair. Then the pairs where the piece with fewer merges open to
+ * it has the fewest, then the fewest in all.
  */
 static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
 {
-	bool stack = g->p[x].lo == g->p[y].lo && g->p[x].hi == g->p[y].hi;
+	const struct npa_mpiece *a = &g->p[x], *b = &g->p[y];
+	u32 risk = 0;
 
-	return (u32)stack << 16 | min(g->deg[x], g->deg[y]) << 8 |
+	if (a->lo == b->lo && a->hi == b->hi)
+		risk = npa_merge_has(g, 1, a->w + b->w, a->hi) ||
+		       npa_merge_has(g, 2, a->w + b->w, a->lo) ? 1 : 2;
+	return risk << 16 | min(g->deg[x], g->deg[y]) << 8 |
 	       (g->deg[x] + g->deg[y]);
 }
 
@@ -4482,20 +4521,24 @@ static void npa_merge_pairs(struct npa_merge *g,
 			    void (*fn)(struct npa_merge *g, u32 x, u32 y))
 {
 	const struct npa_mkey *s = g->k[0];
-	u32 i;
+	u32 i, j;
 
 	for (i = 0; i + 1 < g->na; i++)
 		if (s[i].lo == s[i + 1].lo && s[i].hi == s[i + 1].hi)
 			fn(g, s[i].id, s[i + 1].id);
 	for (i = 0; i < g->na; i++)
-		npa_merge_joins(g, s[i].id, false, fn);
+		for (j = 0; j < g->nafter[s[i].id]; j++)
+			fn(g, s[i].id, g->k[1][g->after[s[i].id] + j].id);
 }
 
 /*
  * One round: merge every pair of pieces that can only merge with each
- * other, or (@sure false) the pairs npa_merge_key() ranks first. A round
- * that is not sure comes right after a sure one that merged nothing: the
- * merges open to each piece are still those it counted.
+ * other, unless it is stacked and nothing of its size would be next to
+ * it in time (a quarter of those are wrong: the true partner of each is
+ * not made yet; of the others, hardly any), or (@sure false) the pairs
+ * npa_merge_key() ranks first. A round that is not sure comes right after
+ * a sure one that merged nothing: the merges open to each piece are still
+ * those it counted.
  * Returns the pieces merged.
  */
 static u32 npa_merge_round(struct npa_merge *g, bool sure)
@@ -4508,7 +4551,8 @@ static u32 npa_merge_round(struct npa_merge *g, bool sure)
 			x = g->alive[i];
 			y = g->mate[x];
 			if (g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
-			    g->mate[y] == x && !g->gone[x] && !g->gone[y])
+			    g->mate[y] == x && !g->gone[x] && !g->gone[y] &&
+			    npa_merge_key(g, x, y) >> 16 < 2)
 				npa_merge_pair(g, x, y);
 		}
 	} else {
@@ -4521,6 +4565,7 @@ static u32 npa_merge_round(struct npa_merge *g, bool sure)
 			g->alive[na++] = g->alive[i];
 	for (i = first; i < g->np; i++)
 		g->alive[na++] = i;
+	npa_merge_resort(g, first, g->na);
 	g->na = na;
 	return g->np - first;
 }
@@ -4658,6 +4703,10 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->k[0]);
 	kvfree(g->k[1]);
 	kvfree(g->k[2]);
+	kvfree(g->kn);
+	kvfree(g->kt);
+	kvfree(g->after);
+	kvfree(g->nafter);
 	kvfree(g->deg);
 	kvfree(g->mate);
 	kvfree(g->gone);
@@ -4679,6 +4728,12 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	for (i = 0; i < 3; i++)
 		g->k[i] = kvmalloc_array(m, sizeof(*g->k[i]),
 					 GFP_KERNEL_ACCOUNT);
+	/* A round makes at most half as many pieces as there are live. */
+	g->kn = kvmalloc_array(m / 2 + 1, sizeof(*g->kn), GFP_KERNEL_ACCOUNT);
+	g->kt = kvmalloc_array(m, sizeof(*g->kt), GFP_KERNEL_ACCOUNT);
+	g->after = kvmalloc_array(m, 2 * sizeof(*g->after), GFP_KERNEL_ACCOUNT);
+	g->nafter = kvmalloc_array(m, 2 * sizeof(*g->nafter),
+				   GFP_KERNEL_ACCOUNT);
 	g->deg = kvmalloc_array(m, 2 * sizeof(*g->deg), GFP_KERNEL_ACCOUNT);
 	g->mate = kvmalloc_array(m, 2 * sizeof(*g->mate), GFP_KERNEL_ACCOUNT);
 	g->gone = kvcalloc(m, 2 * sizeof(*g->gone), GFP_KERNEL_ACCOUNT);
@@ -4690,8 +4745,9 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
 	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
-	    !g->deg || !g->mate || !g->gone || !g->off || !g->lv ||
-	    !g->rep_off || !g->rep || !g->nxt || !g->have)
+	    !g->kn || !g->kt || !g->after || !g->nafter || !g->deg ||
+	    !g->mate || !g->gone || !g->off || !g->lv || !g->rep_off ||
+	    !g->rep || !g->nxt || !g->have)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
@@ -4699,9 +4755,15 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 			.a = NPA_TN_NONE, .b = NPA_TN_NONE,
 		};
 		g->alive[i] = i;
+		g->k[0][i] = (struct npa_mkey){ g->p[i].w, g->p[i].lo,
+						g->p[i].hi, i };
 	}
 	g->np = m;
 	g->na = m;
+	for (i = 1; i < 3; i++)
+		memcpy(g->k[i], g->k[0], m * sizeof(*g->k[0]));
+	for (i = 0; i < 3; i++)
+		sort(g->k[i], m, sizeof(*g->k[i]), npa_mkey_cmp[i], NULL);
 	return 0;
 }
 
@@ -4733,8 +4795,8 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 	while (g->na > 1 && c->work < stop && !npa_time_check(c)) {
 		u32 merged;
 
-		/* Sorting the pieces three times: half a placement each. */
-		c->work += g->na / 2 + 1;
+		/* A few walks of the sorted lists: 1/32 placement a piece. */
+		c->work += g->na / 32 + 1;
 		merged = npa_merge_round(g, true);
 		if (!merged) {
 			/* Hardly any sure merge: not an instance of cut rects. */
