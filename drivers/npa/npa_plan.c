@@ -4485,13 +4485,52 @@ static bool npa_merge_has(const struct npa_merge *g, u32 i, u64 w, u32 t)
 	return lo < g->na && k[lo].w == w && (i == 2 ? k[lo].hi : k[lo].lo) == t;
 }
 
+/* Has a live piece of size @w a lifetime back to back with @x's? */
+static bool npa_merge_next(const struct npa_merge *g,
+			   const struct npa_mpiece *x, u64 w)
+{
+	return npa_merge_has(g, 1, w, x->hi) || npa_merge_has(g, 2, w, x->lo);
+}
+
+/*
+ * Is there a third piece of the lifetime of @x and @y with which they
+ * make a piece that has a piece of its size back to back with it? Looks
+ * at the first NPA_MERGE_DEG others of the lifetime.
+ */
+static bool npa_merge_third(const struct npa_merge *g, u32 x, u32 y)
+{
+	const struct npa_mpiece *a = &g->p[x];
+	const struct npa_mkey *k = g->k[0];
+	u64 w = a->w + g->p[y].w;
+	u32 lo = 0, hi = g->na, cnt = 0;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (k[mid].lo < a->lo || (k[mid].lo == a->lo && k[mid].hi < a->hi))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < g->na && k[lo].lo == a->lo && k[lo].hi == a->hi &&
+	     cnt < NPA_MERGE_DEG; lo++) {
+		if (k[lo].id == x || k[lo].id == y || g->gone[k[lo].id])
+			continue;
+		cnt++;
+		if (npa_merge_next(g, a, w + k[lo].w))
+			return true;
+	}
+	return false;
+}
+
 /*
  * How likely a merge is wrong, least first: back to back in time (two
  * sizes rarely match by chance, two lifetimes often do); stacked, where
  * the piece the two make has a piece of its size back to back with it
- * (the same: the two were cut from it, or from its twin); any other
- * stacked pair. Then the pairs where the piece with fewer merges open to
- * it has the fewest, then the fewest in all.
+ * (the same: the two were cut from it, or from its twin); stacked, where
+ * that holds with a third piece of their lifetime; any other stacked
+ * pair. Then the pairs where the piece with fewer merges open to it has
+ * the fewest, then the fewest in all.
  */
 static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
 {
@@ -4499,8 +4538,8 @@ static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
 	u32 risk = 0;
 
 	if (a->lo == b->lo && a->hi == b->hi)
-		risk = npa_merge_has(g, 1, a->w + b->w, a->hi) ||
-		       npa_merge_has(g, 2, a->w + b->w, a->lo) ? 1 : 2;
+		risk = npa_merge_next(g, a, a->w + b->w) ? 1 :
+		       npa_merge_third(g, x, y) ? 2 : 3;
 	return risk << 16 | min(g->deg[x], g->deg[y]) << 8 |
 	       (g->deg[x] + g->deg[y]);
 }
