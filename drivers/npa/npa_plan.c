@@ -4530,28 +4530,37 @@ static bool npa_merge_third(const struct npa_merge *g, u32 x, u32 y)
  * (the same: the two were cut from it, or from its twin); stacked, where
  * that holds with a third piece of their lifetime; any other stacked
  * pair. Then the pairs where the piece with fewer merges open to it has
- * the fewest, then the fewest in all.
+ * the fewest, then the fewest in all. A key above @bound may come back
+ * as U32_MAX.
  */
-static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y)
+static u32 npa_merge_key(const struct npa_merge *g, u32 x, u32 y, u32 bound)
 {
 	const struct npa_mpiece *a = &g->p[x], *b = &g->p[y];
-	u32 risk = 0;
+	u32 deg = min(g->deg[x], g->deg[y]) << 8 | (g->deg[x] + g->deg[y]);
+	u32 risk;
 
-	if (a->lo == b->lo && a->hi == b->hi)
-		risk = npa_merge_next(g, a, a->w + b->w) ? 1 :
-		       npa_merge_third(g, x, y) ? 2 : 3;
-	return risk << 16 | min(g->deg[x], g->deg[y]) << 8 |
-	       (g->deg[x] + g->deg[y]);
+	if (a->lo != b->lo || a->hi != b->hi)
+		return deg;
+	/* The searches only where the key could still be at most @bound. */
+	for (risk = 1; risk < 3; risk++) {
+		if ((risk << 16 | deg) > bound)
+			return U32_MAX;
+		if (risk == 1 ? npa_merge_next(g, a, a->w + b->w) :
+				npa_merge_third(g, x, y))
+			return risk << 16 | deg;
+	}
+	return 3 << 16 | deg;
 }
 
 static void npa_merge_min(struct npa_merge *g, u32 x, u32 y)
 {
-	g->kmin = min(g->kmin, npa_merge_key(g, x, y));
+	g->kmin = min(g->kmin, npa_merge_key(g, x, y, g->kmin));
 }
 
 static void npa_merge_take(struct npa_merge *g, u32 x, u32 y)
 {
-	if (!g->gone[x] && !g->gone[y] && npa_merge_key(g, x, y) == g->kmin)
+	if (!g->gone[x] && !g->gone[y] &&
+	    npa_merge_key(g, x, y, g->kmin) == g->kmin)
 		npa_merge_pair(g, x, y);
 }
 
@@ -4568,6 +4577,24 @@ static void npa_merge_pairs(struct npa_merge *g,
 	for (i = 0; i < g->na; i++)
 		for (j = 0; j < g->nafter[s[i].id]; j++)
 			fn(g, s[i].id, g->k[1][g->after[s[i].id] + j].id);
+}
+
+/*
+ * The pairs of pieces that can only merge with each other but were left
+ * to the rounds that are not sure (stacks no size confirms), right after
+ * a sure round that merged nothing.
+ */
+static u32 npa_merge_held(const struct npa_merge *g)
+{
+	u32 i, cnt = 0;
+
+	for (i = 0; i < g->na; i++) {
+		u32 x = g->alive[i], y = g->mate[x];
+
+		cnt += g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
+		       g->mate[y] == x;
+	}
+	return cnt;
 }
 
 /*
@@ -4591,7 +4618,7 @@ static u32 npa_merge_round(struct npa_merge *g, bool sure)
 			y = g->mate[x];
 			if (g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
 			    g->mate[y] == x && !g->gone[x] && !g->gone[y] &&
-			    npa_merge_key(g, x, y) >> 16 < 2)
+			    npa_merge_key(g, x, y, (2 << 16) - 1) >> 16 < 2)
 				npa_merge_pair(g, x, y);
 		}
 	} else {
@@ -4839,7 +4866,7 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 		merged = npa_merge_round(g, true);
 		if (!merged) {
 			/* Hardly any sure merge: not an instance of cut rects. */
-			if (!g->nlv && g->na > c->m / 8 * 7)
+			if (!g->nlv && g->na - npa_merge_held(g) > c->m / 8 * 7)
 				goto out;
 			if (!g->nlv)
 				npa_merge_level(g);
