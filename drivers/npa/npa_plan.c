@@ -47,6 +47,7 @@
 
 #include <linux/align.h>
 #include <linux/bitops.h>
+#include <linux/bsearch.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -4560,22 +4561,6 @@ static int npa_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Is @w one of the @n sorted sums? */
-static bool npa_merge_sum(const u64 *sums, u32 n, u64 w)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (sums[mid] < w)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && sums[lo] == w;
-}
-
 /*
  * Some pieces of the lifetime that starts at @t (@i 0) or ends there (@i
  * 3), all of one lifetime: does what they sum to make one of @sums?
@@ -4602,7 +4587,8 @@ static bool npa_merge_side(struct npa_merge *g, u32 i, u32 t,
 			for (j = 0; j < nm; j++)
 				if (mem >> j & 1)
 					sum += w[j];
-			if (npa_merge_sum(sums, ns, sum))
+			if (bsearch(&sum, sums, ns, sizeof(*sums),
+				    npa_u64_cmp))
 				return true;
 		}
 	}
