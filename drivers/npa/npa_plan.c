@@ -4480,8 +4480,9 @@ static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
 	g->np++;
 }
 
-/* Is a live piece of size @w in k[@i] (1: by start, 2: by end) at @t? */
-static bool npa_merge_has(struct npa_merge *g, u32 i, u64 w, u32 t)
+/* The first live piece in k[@i] that npa_mkey_cmp[@i] puts at or after @at. */
+static u32 npa_merge_find(struct npa_merge *g, u32 i,
+			  const struct npa_mkey *at)
 {
 	const struct npa_mkey *k = g->k[i];
 	u32 lo = 0, hi = g->na;
@@ -4489,14 +4490,23 @@ static bool npa_merge_has(struct npa_merge *g, u32 i, u64 w, u32 t)
 	g->ops++;
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
-		u32 mt = i == 2 ? k[mid].hi : k[mid].lo;
 
-		if (k[mid].w < w || (k[mid].w == w && mt < t))
+		if (npa_mkey_cmp[i](&k[mid], at) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < g->na && k[lo].w == w && (i == 2 ? k[lo].hi : k[lo].lo) == t;
+	return lo;
+}
+
+/* Is a live piece of size @w in k[@i] (1: by start, 2: by end) at @t? */
+static bool npa_merge_has(struct npa_merge *g, u32 i, u64 w, u32 t)
+{
+	struct npa_mkey at = { .w = w, .lo = t, .hi = t };
+	u32 j = npa_merge_find(g, i, &at);
+
+	return j < g->na && g->k[i][j].w == w &&
+	       (i == 2 ? g->k[i][j].hi : g->k[i][j].lo) == t;
 }
 
 /* Has a live piece of size @w a lifetime back to back with @x's? */
@@ -4512,20 +4522,9 @@ static bool npa_merge_next(struct npa_merge *g,
  */
 static u32 npa_merge_life_at(struct npa_merge *g, u32 i, u32 t, u32 u)
 {
-	const struct npa_mkey *k = g->k[i];
-	u32 lo = 0, hi = g->na;
+	struct npa_mkey at = { .lo = i ? u : t, .hi = i ? t : u };
 
-	g->ops++;
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 mt = i ? k[mid].hi : k[mid].lo, mu = i ? k[mid].lo : k[mid].hi;
-
-		if (mt < t || (mt == t && mu < u))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return npa_merge_find(g, i, &at);
 }
 
 /*
@@ -4701,6 +4700,14 @@ static void npa_merge_unsure(struct npa_merge *g)
 	}
 }
 
+/* Can @x only merge with its mate, and the mate only with @x? */
+static bool npa_merge_mutual(const struct npa_merge *g, u32 x)
+{
+	u32 y = g->mate[x];
+
+	return g->deg[x] == 1 && x < y && g->deg[y] == 1 && g->mate[y] == x;
+}
+
 /*
  * The pairs of pieces that can only merge with each other but were left
  * to the rounds that are not sure (stacks no size confirms), right after
@@ -4710,12 +4717,8 @@ static u32 npa_merge_held(const struct npa_merge *g)
 {
 	u32 i, cnt = 0;
 
-	for (i = 0; i < g->na; i++) {
-		u32 x = g->alive[i], y = g->mate[x];
-
-		cnt += g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
-		       g->mate[y] == x;
-	}
+	for (i = 0; i < g->na; i++)
+		cnt += npa_merge_mutual(g, g->alive[i]);
 	return cnt;
 }
 
@@ -4738,8 +4741,7 @@ static u32 npa_merge_round(struct npa_merge *g, bool sure)
 		for (i = 0; i < g->na; i++) {
 			x = g->alive[i];
 			y = g->mate[x];
-			if (g->deg[x] == 1 && x < y && g->deg[y] == 1 &&
-			    g->mate[y] == x && !g->gone[x] && !g->gone[y] &&
+			if (npa_merge_mutual(g, x) && !g->gone[x] && !g->gone[y] &&
 			    npa_merge_key(g, x, y, (2 << 16) - 1) >> 16 < 2)
 				npa_merge_pair(g, x, y);
 		}
