@@ -4373,7 +4373,8 @@ static int npa_mkey_life_end(const void *a, const void *b)
 	return npa_mkey_life(a, b);
 }
 
-static const cmp_func_t npa_mkey_cmp[4] = {
+/* The order of each of struct npa_merge's lists k[]. */
+static const cmp_func_t npa_mkey_cmp[] = {
 	npa_mkey_life, npa_mkey_start, npa_mkey_end, npa_mkey_life_end,
 };
 
@@ -4388,7 +4389,7 @@ static void npa_merge_resort(struct npa_merge *g, u32 first, u32 old)
 {
 	u32 nn = g->np - first, i, j, a, b, n;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < ARRAY_SIZE(g->k); i++) {
 		struct npa_mkey *k = g->k[i];
 
 		for (j = 0, n = 0; j < old; j++)
@@ -4886,12 +4887,12 @@ static void npa_merge_level(struct npa_merge *g)
 
 static void npa_merge_free(struct npa_merge *g)
 {
+	u32 i;
+
 	kvfree(g->p);
 	kvfree(g->alive);
-	kvfree(g->k[0]);
-	kvfree(g->k[1]);
-	kvfree(g->k[2]);
-	kvfree(g->k[3]);
+	for (i = 0; i < ARRAY_SIZE(g->k); i++)
+		kvfree(g->k[i]);
 	kfree(g->sums);
 	kvfree(g->kn);
 	kvfree(g->pkey);
@@ -4916,7 +4917,8 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->c = c;
 	g->p = kvmalloc_array(m, 2 * sizeof(*g->p), GFP_KERNEL_ACCOUNT);
 	g->alive = kvmalloc_array(m, sizeof(*g->alive), GFP_KERNEL_ACCOUNT);
-	for (i = 0; i < 4; i++)
+	BUILD_BUG_ON(ARRAY_SIZE(npa_mkey_cmp) != ARRAY_SIZE(g->k));
+	for (i = 0; i < ARRAY_SIZE(g->k); i++)
 		g->k[i] = kvmalloc_array(m, sizeof(*g->k[i]),
 					 GFP_KERNEL_ACCOUNT);
 	g->sums = kmalloc_array(1U << NPA_MERGE_COL, sizeof(*g->sums),
@@ -4955,9 +4957,9 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	}
 	g->np = m;
 	g->na = m;
-	for (i = 1; i < 4; i++)
+	for (i = 1; i < ARRAY_SIZE(g->k); i++)
 		memcpy(g->k[i], g->k[0], m * sizeof(*g->k[0]));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < ARRAY_SIZE(g->k); i++)
 		sort(g->k[i], m, sizeof(*g->k[i]), npa_mkey_cmp[i], NULL);
 	return 0;
 }
