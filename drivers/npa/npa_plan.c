@@ -4271,7 +4271,8 @@ out:
  * and the coincidences that mislead the tiling search (equal sums at a
  * bound) mostly disappear inside them. Merges are made in rounds: first
  * every pair of pieces that can only merge with each other, and when
- * there is none, the pairs that npa_merge_key() ranks first.
+ * there is none, the pairs that npa_merge_key() ranks first (never two
+ * stacked pieces that nothing around them confirms), until none is left.
  * Some of those are wrong, so the pieces are planned (by npa_plan_run()
  * without this step) as they were when the first kind ran out, each time
  * they were halved since, and at the end; and when the best of those
@@ -4631,9 +4632,11 @@ static bool npa_merge_column(struct npa_merge *g, u32 x, u32 y)
  * the piece the two make has a piece of its size back to back with it
  * (the same: the two were cut from it, or from its twin); stacked, where
  * that holds with a third piece of their lifetime; stacked, in a column
- * that npa_merge_column() finds; any other stacked pair. Then the pairs
- * where the piece with fewer merges open to it has the fewest, then the
- * fewest in all. A key above @bound may come back as U32_MAX.
+ * that npa_merge_column() finds. Then the pairs where the piece with
+ * fewer merges open to it has the fewest, then the fewest in all. Any
+ * other stacked pair is never merged (U32_MAX): nearly half of those
+ * were wrong, and leaving them to the plan of the pieces costs less. A
+ * key above @bound may come back as U32_MAX too.
  */
 static u32 npa_merge_key(struct npa_merge *g, u32 x, u32 y, u32 bound)
 {
@@ -4652,7 +4655,7 @@ static u32 npa_merge_key(struct npa_merge *g, u32 x, u32 y, u32 bound)
 				npa_merge_column(g, x, y))
 			return risk << 16 | deg;
 	}
-	return 4 << 16 | deg;
+	return U32_MAX;
 }
 
 /*
