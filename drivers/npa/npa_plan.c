@@ -2878,6 +2878,15 @@ struct npa_tile {
 	/* For npa_tile_complete(): rects placed, prefix sums of sizes. */
 	u8 *mark;
 	u64 *pre;
+	/*
+	 * The free gaps of the column being filled, in address order, the
+	 * top of the buffers live there, and whether a rect placed since
+	 * went somewhere else (see npa_tfit()).
+	 */
+	struct npa_iv *gap;
+	u32 ngap;
+	u64 top;
+	bool gstale;
 };
 
 /*
@@ -3891,6 +3900,7 @@ static void npa_tile_free(struct npa_tile *t)
 	kvfree(t->part[1][1]);
 	kvfree(t->mark);
 	kvfree(t->pre);
+	kvfree(t->gap);
 }
 
 /* Rects by size, then index, within each bound's list. */
@@ -3934,11 +3944,12 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 						       GFP_KERNEL_ACCOUNT);
 	t->mark = kvmalloc(m, GFP_KERNEL_ACCOUNT);
 	t->pre = kvmalloc_array(m + 1, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	t->gap = kvmalloc_array(m, sizeof(*t->gap), GFP_KERNEL_ACCOUNT);
 	if (!t->base[0] || !t->base[1] || !t->list[0] || !t->list[1] ||
 	    !t->n || !t->tr || !t->rec || !t->sids || !t->fids || !t->fr ||
 	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2] ||
 	    !t->part[0][0] || !t->part[0][1] || !t->part[1][0] ||
-	    !t->part[1][1] || !t->mark || !t->pre)
+	    !t->part[1][1] || !t->mark || !t->pre || !t->gap)
 		return -ENOMEM;
 	/* Counting sort of the rects by end and by start bound. */
 	for (i = 0; i < m; i++) {
@@ -4087,6 +4098,44 @@ static u32 npa_treach(const struct npa_tile *t, u32 id)
 }
 
 /*
+ * Best fit for @r, which starts at the column of t->gap[]: the smallest
+ * gap there that holds it, the lowest of those, else on top, where
+ * npa_fit_best() would put it (a gap of the column is free for the
+ * lifetime of a rect starting there, see npa_tile_complete()), but in a
+ * walk of the few gaps, not of every buffer live there. Checked all the
+ * same: where it does not fit, and for the rest of the column, by
+ * npa_fit_best().
+ */
+static u64 npa_tfit(struct npa_tile *t, const struct npa_rect *r)
+{
+	struct npa_ctx *c = t->c;
+	u64 best = U64_MAX, off;
+	u32 i, at = t->ngap, nq;
+
+	if (t->gstale)
+		return npa_fit_best(c, r);
+	for (i = 0; i < t->ngap; i++) {
+		u64 w = t->gap[i].end - t->gap[i].off;
+
+		if (w >= r->size && w < best) {
+			best = w;
+			at = i;
+		}
+	}
+	off = at < t->ngap ? t->gap[at].off : t->top;
+	nq = npa_tree_query(&c->tree, r->a, r->b);
+	if (r->amask || npa_tree_fit(&c->tree, nq, off, r->size, 0) != off) {
+		t->gstale = true;
+		return npa_fit_best(c, r);
+	}
+	if (at < t->ngap)
+		t->gap[at].off += r->size;
+	else
+		t->top += r->size;
+	return off;
+}
+
+/*
  * Place the rects @sl[0, @ns) (sizes ascending) that start at time bound
  * @x in the view's sweep (@x is not mirrored: the rects end there when
  * t->mirror), whose earlier rects are all placed: the free gaps of
@@ -4105,15 +4154,22 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 	u64 lo, hi, least, left = *nodes;
 	struct npa_gaps g;
 
-	if (ns > NPA_TSUM_SPAN || !*nodes)
-		goto rest;
 	/* The column of the first leaf of their lifetimes (mirrored: last). */
 	npa_gaps_begin(c, t->mirror ? x - 1 : x, t->mirror ? x : x + 1, &g);
 	while (ng < c->m && npa_gaps_next(&g, &lo, &hi)) {
-		c->keys[ng].k1 = hi - lo;
-		c->keys[ng].k2 = lo;
-		c->keys[ng].id = ng;
+		t->gap[ng].off = lo;
+		t->gap[ng].end = hi;
 		ng++;
+	}
+	t->ngap = ng;
+	t->top = g.prev;
+	t->gstale = false;
+	if (ns > NPA_TSUM_SPAN || !*nodes)
+		goto rest;
+	for (k = 0; k < ng; k++) {
+		c->keys[k].k1 = t->gap[k].end - t->gap[k].off;
+		c->keys[k].k2 = t->gap[k].off;
+		c->keys[k].id = k;
 	}
 	/* Descending size, then offset: taken from the end. */
 	sort(c->keys, ng, sizeof(*c->keys), npa_key_cmp, NULL);
@@ -4140,7 +4196,9 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 					 r->amask) == off) {
 				npa_tplace(t, pick[i], off);
 				off += r->size;
+				t->gap[c->keys[k].id].off = off;
 			} else {
+				t->gstale = true;
 				npa_tplace(t, pick[i], npa_fit_best(c, r));
 			}
 		}
@@ -4150,7 +4208,7 @@ static void npa_tfill(struct npa_tile *t, u32 x, const u32 *sl, u32 ns,
 rest:
 	for (k = ns; k-- > 0; )
 		if (!t->mark[sl[k]])
-			npa_tplace(t, sl[k], npa_fit_best(c, &c->r[sl[k]]));
+			npa_tplace(t, sl[k], npa_tfit(t, &c->r[sl[k]]));
 }
 
 /*
