@@ -189,11 +189,12 @@ int npa_ioctl_query(struct npa_file *nfile, void *data,
 	if (!npa_mem_is_zero(args->reserved, sizeof(args->reserved)))
 		return -EINVAL;
 
+	/* Nothing the caller passed in comes back (unit_align[3], no NPU). */
+	memset_after(args, 0, flags);
 	args->version_major = NPA_VERSION_MAJOR;
 	args->version_minor = NPA_VERSION_MINOR;
 	args->version_patch = NPA_VERSION_PATCH;
 	args->caps = NPA_CAP_PLAN | NPA_CAP_MODEL;
-	args->carveout_bytes = 0;
 	if (ndev && ndev->carveout.pool) {
 		args->caps |= NPA_CAP_JOBS;
 		args->carveout_bytes = ndev->carveout.size;

@@ -20,6 +20,8 @@ static void test_query(int fd)
 {
 	struct npa_query q;
 	int ret = npa_query(fd, &q);
+	unsigned int spare = 0;
+	int i;
 
 	tap_ok(ret == 0, "query succeeds (ret %d)", ret);
 	tap_ok(q.version_major == NPA_VERSION_MAJOR &&
@@ -28,6 +30,17 @@ static void test_query(int fd)
 	       q.version_minor, q.version_patch);
 	tap_ok(q.caps & NPA_CAP_PLAN, "query reports NPA_CAP_PLAN");
 	tap_ok(!(q.caps & ~NPA_CAPS_ALL), "query reports no unknown caps");
+
+	/* Output fields the caller filled in come back written over. */
+	memset(&q, 0xa5, sizeof(q));
+	q.flags = 0;
+	memset(q.reserved, 0, sizeof(q.reserved));
+	ret = npa_ioctl(fd, NPA_IOCTL_QUERY, &q);
+	for (i = NPA_UNIT_COUNT; i < (int)(sizeof(q.unit_align) / 4); i++)
+		spare |= q.unit_align[i];
+	tap_ok(ret == 0 && !spare && q.version_major == NPA_VERSION_MAJOR,
+	       "query writes every output field, the spare unit_align too (ret %d, %#x)",
+	       ret, spare);
 }
 
 static void test_query_invalid(int fd)
