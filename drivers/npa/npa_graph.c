@@ -249,6 +249,7 @@ static bool npa_range_ok(u32 first, u32 num, u32 total)
 	return !check_add_overflow(first, num, &end) && end <= total;
 }
 
+/* Op @i's own fields: kind, unit, flags, params, arity and ranges. */
 static int npa_validate_op(const struct npa_graph *g, u32 i,
 			   struct npa_graph_err *err)
 {
@@ -281,6 +282,16 @@ static int npa_validate_op(const struct npa_graph *g, u32 i,
 		return npa_fail(err, "ops.first_output", i, -ERANGE);
 	if (!npa_range_ok(op->first_scratch, op->num_scratch, g->num_scratch))
 		return npa_fail(err, "ops.first_scratch", i, -ERANGE);
+	return 0;
+}
+
+/* The tensor ids op @i names are in range. */
+static int npa_validate_op_ids(const struct npa_graph *g, u32 i,
+			       struct npa_graph_err *err)
+{
+	const struct npa_op_desc *op = &g->ops[i];
+	u32 k;
+
 	for (k = 0; k < op->num_inputs; k++) {
 		if (g->operands[op->first_input + k] >= g->num_tensors)
 			return npa_fail(err, "operands", op->first_input + k,
@@ -474,7 +485,8 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
  * Return: 0 if the graph is valid, else the errno of the first failure:
  * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field,
  * a param the op's kind does not define: field "ops.params.reserved"),
- * -E2BIG (a count above its limit), -EFBIG (a tensor above the size
+ * -E2BIG (a count above its limit, or the ops' operands, counted op by op,
+ * above the operand limit: field "ops.num_inputs"), -EFBIG (a tensor above the size
  * limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes that must agree do
  * not), -ERANGE (an index or id out of range), -EEXIST (a tensor produced
  * twice), -EPERM (an op writes a model input or a constant), -ENODATA (a
@@ -489,6 +501,7 @@ int npa_graph_validate(const struct npa_graph *g,
 {
 	const struct npa_tensor_desc **descs;
 	u32 *producer, i, most;
+	u64 refs;
 	int ret;
 
 	if (!g->num_tensors)
@@ -510,8 +523,20 @@ int npa_graph_validate(const struct npa_graph *g,
 	ret = npa_validate_scratch(g, lim, err);
 	if (ret)
 		return ret;
-	for (i = 0; i < g->num_ops; i++) {
+	/*
+	 * Ops may name overlapping operand ranges, but every walk below goes
+	 * over each op's: bound what they name in all, as the array is.
+	 */
+	for (i = 0, refs = 0; i < g->num_ops; i++) {
 		ret = npa_validate_op(g, i, err);
+		if (ret)
+			return ret;
+		refs += (u64)g->ops[i].num_inputs + g->ops[i].num_outputs;
+		if (refs > lim->max_operands)
+			return npa_fail(err, "ops.num_inputs", i, -E2BIG);
+	}
+	for (i = 0; i < g->num_ops; i++) {
+		ret = npa_validate_op_ids(g, i, err);
 		if (ret)
 			return ret;
 		ret = npa_validate_sizes(g, i, err);

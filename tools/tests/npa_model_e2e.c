@@ -220,6 +220,53 @@ static void test_element_sizes(int fd)
 	tap_ok(ret == -E2BIG, "longer op elements with a non-zero tail fail with E2BIG (%d)", ret);
 }
 
+/*
+ * Two ops may name the same operands, but not more of them in all than
+ * max_operands: two CONCATs of 2^17 copies of one input would otherwise
+ * be walked op by op, 2^18 ids at a time (a graph of 65535 such ops took
+ * 47 s of kernel time to refuse).
+ */
+static void test_operand_refs(int fd)
+{
+	const __u32 n = 1U << 17;
+	struct npa_tensor_desc t[3] = {
+		{ .size = 1, .flags = NPA_TENSOR_INPUT },
+		{ .size = n, .flags = NPA_TENSOR_OUTPUT },
+		{ .size = n, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc o[2] = {
+		{ .kind = NPA_OP_CONCAT, .first_input = 0, .num_inputs = n,
+		  .first_output = n, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONCAT, .first_input = 0, .num_inputs = n,
+		  .first_output = n + 1, .num_outputs = 1 },
+	};
+	__u32 *ids = calloc(n + 2, sizeof(*ids));
+	struct npa_model_create a;
+	int ret;
+
+	if (!ids) {
+		tap_ok(0, "operand references: no memory");
+		return;
+	}
+	ids[n] = 1;
+	ids[n + 1] = 2;
+	memset(&a, 0, sizeof(a));
+	a.tensors = (uintptr_t)t;
+	a.ops = (uintptr_t)o;
+	a.operands = (uintptr_t)ids;
+	a.num_tensors = 3;
+	a.tensor_size = sizeof(t[0]);
+	a.num_ops = 2;
+	a.op_size = sizeof(o[0]);
+	a.num_operands = n + 2;
+	a.scratch_size = sizeof(struct npa_scratch_desc);
+	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
+	tap_ok(ret == -E2BIG,
+	       "ops naming 2^18 + 2 operand ids in all (2^17 + 2 in the array) fail with E2BIG (%d)",
+	       ret);
+	free(ids);
+}
+
 /* 64 models per file; the 65th is refused; closing frees them all. */
 static void test_model_limit(void)
 {
@@ -249,6 +296,7 @@ int main(void)
 	test_create_plan_destroy(fd, fd2);
 	test_create_invalid(fd);
 	test_element_sizes(fd);
+	test_operand_refs(fd);
 	test_model_limit();
 	npa_close(fd2);
 	npa_close(fd);

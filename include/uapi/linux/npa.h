@@ -271,7 +271,8 @@ struct npa_scratch_desc {
  * @tensor_size: in: sizeof(struct npa_tensor_desc).
  * @num_ops: in: at most &npa_query.max_ops.
  * @op_size: in: sizeof(struct npa_op_desc).
- * @num_operands: in: at most &npa_query.max_operands.
+ * @num_operands: in: at most &npa_query.max_operands; the ops' operand
+ *	ranges may overlap, but name at most that many ids in all.
  * @num_scratch: in: at most &npa_query.max_scratch.
  * @scratch_size: in: sizeof(struct npa_scratch_desc).
  * @flags: in: NPA_MODEL_* bits.
