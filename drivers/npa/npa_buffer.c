@@ -271,8 +271,15 @@ static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
 {
 	size_t n = PAGE_ALIGN(imp->size) >> PAGE_SHIFT, i = 0;
 	struct sg_dma_page_iter it;
+	struct scatterlist *sg;
 	struct page **pages;
+	unsigned int k;
 
+	/* Whole pages only: a segment starting inside a page cannot be mapped. */
+	for_each_sgtable_dma_sg(imp->sgt, sg, k)
+		if (!PAGE_ALIGNED(sg_dma_address(sg)) ||
+		    (k + 1 < imp->sgt->nents && !PAGE_ALIGNED(sg_dma_len(sg))))
+			return -EOPNOTSUPP;
 	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages)
 		return -ENOMEM;
@@ -307,9 +314,9 @@ static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
  * mapping is valid only while the import it shares is held.
  *
  * Context: Process context; sleeps.
- * Return: 0; -EBADF if @fd is not a dma-buf; -EOPNOTSUPP if a foreign
- * buffer cannot be mapped into the kernel; or another errno from the
- * exporter.
+ * Return: 0; -EBADF if @fd is not a dma-buf; -EFBIG if a foreign buffer
+ * is larger than its slot of the NPU's address space; -EOPNOTSUPP if it
+ * cannot be mapped into the kernel; or another errno from the exporter.
  */
 int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 		   const struct npa_import *prev, u32 nprev)
@@ -338,6 +345,11 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 		return 0;
 	}
 
+	/* Each foreign buffer has one slot of the NPU's address space. */
+	if (imp->size > NPA_VA_IMPORT_STRIDE) {
+		ret = -EFBIG;
+		goto err_put;
+	}
 	for (i = 0; i < nprev; i++) {
 		if (prev[i].dmabuf == imp->dmabuf && prev[i].attach &&
 		    !prev[i].alias) {

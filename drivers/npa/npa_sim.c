@@ -477,6 +477,14 @@ void npa_sim_trim(struct npa_sim *sim)
 
 int npa_sim_init(struct npa_sim *sim, struct npa_device *ndev)
 {
+	/* The carveout must not reach the foreign buffers' addresses. */
+	if (ndev->carveout.size > NPA_VA_IMPORT - NPA_VA_CARVEOUT) {
+		dev_err(ndev->carveout.dev,
+			"carveout of %zu MiB is above the NPU's %llu MiB window\n",
+			ndev->carveout.size >> 20,
+			(NPA_VA_IMPORT - NPA_VA_CARVEOUT) >> 20);
+		return -E2BIG;
+	}
 	sim->ndev = ndev;
 	spin_lock_init(&sim->lock);
 	INIT_LIST_HEAD(&sim->queue);
