@@ -41,6 +41,7 @@
 
 #include <linux/delay.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/npa.h>
 
 #include "npa_drv.h"
@@ -67,17 +68,38 @@ struct npa_sim_run {
 	bool fault_next;
 };
 
+static int npa_sim_range_cmp(const void *a, const void *b)
+{
+	const struct npa_sim_range *x = a, *y = b;
+
+	return x->va < y->va ? -1 : x->va > y->va;
+}
+
+/*
+ * The kernel address of [@va, @va + @size), or NULL: the NPU faults. The
+ * ranges are sorted by address (npa_sim_build_ranges()) and two of them
+ * either do not overlap or are the same buffer (npa_sim_init() keeps the
+ * carveout below the foreign buffers' slots): a binary search, so that a
+ * job binding thousands of buffers costs log of that per operand.
+ */
 static void *npa_sim_translate(struct npa_sim_run *r, u64 va, u64 size)
 {
-	u32 i;
+	const struct npa_sim_range *rg;
+	u32 lo = 0, hi = r->num_ranges;
 
-	for (i = 0; i < r->num_ranges; i++) {
-		const struct npa_sim_range *rg = &r->ranges[i];
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
 
-		if (va >= rg->va && va - rg->va <= rg->size &&
-		    size <= rg->size - (va - rg->va))
-			return rg->vaddr + (va - rg->va);
+		if (r->ranges[mid].va <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (!lo)
+		return NULL;
+	rg = &r->ranges[lo - 1];
+	if (va - rg->va <= rg->size && size <= rg->size - (va - rg->va))
+		return rg->vaddr + (va - rg->va);
 	return NULL;
 }
 
@@ -154,6 +176,8 @@ static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
 			va, imp->size, imp->vaddr };
 		r->bind_va[model->binds[i]] = va + job->offsets[i];
 	}
+	sort(r->ranges, r->num_ranges, sizeof(*r->ranges), npa_sim_range_cmp,
+	     NULL);
 	return 0;
 }
 
