@@ -199,8 +199,8 @@ struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size)
 	buf->ndev = ndev;
 	buf->size = PAGE_ALIGN(size);
 	buf->region = npa_carveout_alloc(&ndev->carveout, buf->size, "buffer");
-	if (!buf->region) {
-		ret = -ENOSPC;
+	if (IS_ERR(buf->region)) {
+		ret = PTR_ERR(buf->region);
 		goto err_free;
 	}
 	buf->nfile = npa_file_get(nfile);

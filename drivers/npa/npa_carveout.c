@@ -26,6 +26,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/err.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
 #include <linux/mm.h>
@@ -174,7 +175,8 @@ void npa_carveout_fini(struct npa_carveout *co)
  * @owner: short description for debugfs.
  *
  * Context: Process context; sleeps.
- * Return: the region, or NULL when the carveout has no room.
+ * Return: the region; ERR_PTR(-ENOSPC) when the carveout has no room for
+ * it, -ENODEV when there is no carveout, -EINVAL for 0 bytes, -ENOMEM.
  */
 struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
 				      const char *owner)
@@ -182,16 +184,20 @@ struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
 	struct npa_region *r;
 	unsigned long addr;
 
-	if (!co->pool || !size || size > co->size)
-		return NULL;
+	if (!co->pool)
+		return ERR_PTR(-ENODEV);
+	if (!size)
+		return ERR_PTR(-EINVAL);
+	if (size > co->size)
+		return ERR_PTR(-ENOSPC);
 	size = PAGE_ALIGN(size);
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	addr = gen_pool_alloc(co->pool, size);
 	if (!addr) {
 		kfree(r);
-		return NULL;
+		return ERR_PTR(-ENOSPC);
 	}
 	r->offset = addr - NPA_CO_BIAS;
 	r->size = size;

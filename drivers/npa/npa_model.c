@@ -248,11 +248,14 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	if (ret)
 		return ret;
 	if ((flags & NPA_MODEL_PRIVATE_ARENA) && model->plan.arena_bytes) {
-		model->arena = npa_carveout_alloc(&model->ndev->carveout,
-						  model->plan.arena_bytes,
-						  "private arena");
-		if (!model->arena)
-			return -ENOSPC;
+		struct npa_region *arena;
+
+		arena = npa_carveout_alloc(&model->ndev->carveout,
+					   model->plan.arena_bytes,
+					   "private arena");
+		if (IS_ERR(arena))
+			return PTR_ERR(arena);
+		model->arena = arena;
 	}
 
 	/* A NULL entry reserves the index; xa_load() reads it as empty. */

@@ -130,6 +130,8 @@ static struct npa_region *npa_sim_arena(struct npa_sim *sim,
 	need = max(npa_sim_shared_need(sim->ndev), model->plan.arena_bytes);
 	npa_carveout_free(co, sim->arena);
 	sim->arena = npa_carveout_alloc(co, need, "shared arena");
+	if (IS_ERR(sim->arena))
+		sim->arena = NULL;
 	return sim->arena;
 }
 
