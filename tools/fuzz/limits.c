@@ -15,6 +15,8 @@
  *   nested+s    nested, and a scratch request on every op (max_scratch)
  *   concat      one CONCAT of N-2 inputs (a wide operand list)
  *   1tib        nested with every tensor at max_tensor_bytes
+ *   overlap     N-1 CONCATs that all name one range of 3 * 2^16 operand
+ *               ids: refused once the ids named pass max_operands
  *   over-*      one count above its limit: refused before any allocation
  * Budgets: 0 (the default), and UINT64_MAX, which only the 10 s time cap of
  * the planner stops.
@@ -191,6 +193,24 @@ static void build_concat(struct gb *b, u32 n)
 	free(in);
 }
 
+/* n-1 CONCATs of one input, each naming the same 3 * 2^16 operand ids. */
+static void build_overlap(struct gb *b, u32 n)
+{
+	u32 w = 3U << 16, i;
+
+	gb_alloc(b, n, n - 1, w + n - 1, 0);
+	b->g.num_operands = w + n - 1;
+	b->t[0] = (struct npa_tensor_desc){ .size = 1, .flags = NPA_TENSOR_INPUT };
+	for (i = 0; i + 1 < n; i++) {
+		b->t[1 + i] = (struct npa_tensor_desc){ .size = w,
+			.flags = NPA_TENSOR_OUTPUT };
+		b->op[i] = (struct npa_op_desc){ .kind = NPA_OP_CONCAT,
+			.unit = NPA_UNIT_DMA, .num_inputs = w,
+			.first_output = w + i, .num_outputs = 1 };
+		b->opd[w + i] = 1 + i;
+	}
+}
+
 static void run(const char *name, struct gb *b, u64 budget)
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
@@ -267,6 +287,9 @@ int main(int argc, char **argv)
 	gb_free(&b);
 	build_nested(&b, n, false, lim->max_tensor_bytes);
 	run("1tib", &b, 0);
+	gb_free(&b);
+	build_overlap(&b, n);
+	run("overlap", &b, 0);
 	gb_free(&b);
 	over("over-tensors", n + 1, 1, 2, 0);
 	over("over-ops", 2, lim->max_ops + 1, 2, 0);
