@@ -2440,8 +2440,12 @@ static int npa_dfs_init(struct npa_ctx *c)
 	    !c->zs || !c->ze || !c->ng || !c->reach || !c->deep_off ||
 	    !c->placed ||
 	    !c->rem_s || !c->rem_e || !c->start || !c->bucket ||
-	    !c->estart || !c->ebucket)
+	    !c->estart || !c->ebucket) {
+		/* npa_run_skyline() takes c->sky for a search set up. */
+		kvfree(c->sky);
+		c->sky = NULL;
 		return -ENOMEM;
+	}
 	for (i = 0; i < c->m; i++) {
 		const struct npa_rect *r = &c->r[i];
 
