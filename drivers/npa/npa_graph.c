@@ -485,15 +485,15 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
  * Return: 0 if the graph is valid, else the errno of the first failure:
  * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field,
  * a param the op's kind does not define: field "ops.params.reserved"),
- * -E2BIG (a count above its limit, or the ops' operands, counted op by op,
- * above the operand limit: field "ops.num_inputs"), -EFBIG (a tensor above the size
- * limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes that must agree do
- * not), -ERANGE (an index or id out of range), -EEXIST (a tensor produced
- * twice), -EPERM (an op writes a model input or a constant), -ENODATA (a
- * tensor read, or a model output, that nothing produces), -ELOOP (a tensor
- * read at or before the op that produces it), -ENOMEM, or the errno of
- * npa_exec_check() for an operator whose shapes or parameters the NPU
- * cannot execute (field "ops.params").
+ * -E2BIG (a count above its limit, or the ops' operands, counted op by
+ * op, above the operand limit: field "ops.num_inputs"), -EFBIG (a tensor
+ * above the size limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes
+ * that must agree do not), -ERANGE (an index or id out of range), -EEXIST
+ * (a tensor produced twice), -EPERM (an op writes a model input or a
+ * constant), -ENODATA (a tensor read, or a model output, that nothing
+ * produces), -ELOOP (a tensor read at or before the op that produces it),
+ * -ENOMEM, or the errno of npa_exec_check() for an operator whose shapes
+ * or parameters the NPU cannot execute (field "ops.params").
  */
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
