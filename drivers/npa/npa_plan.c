@@ -211,6 +211,7 @@ struct npa_ctx {
 	u64 *zs, *ze;		/* XOR Fenwick trees of the keys by first, last leaf */
 	u32 *ng;		/* per leaf: NPA_NG_WAYS nogood ranges, lo << 16 | len */
 	u8 *reach;		/* per bound: scratch of npa_dfs_floor_ok() */
+	u64 dfs_steps;		/* leaves and candidates looked at, this placement */
 	u64 *deep_off;		/* deepest partial plan: offsets, U64_MAX if out */
 	u32 deep_n;		/* rects it places */
 	u32 done_n;		/* rects placed before this search (parts, @deep_off) */
@@ -1626,6 +1627,16 @@ struct npa_frame {
 #define NPA_DFS_WASTE	(U32_MAX - 1)
 
 /*
+ * Leaves and candidates a placement of the exact search looks at as part
+ * of its unit of work (strips of 1000 steps: 100-800 on average, a few
+ * thousand at most), and how many more cost another unit (about what a
+ * unit costs). Wide flat valleys make the walks along the skyline long:
+ * 4096 rects over 4000 leaves take 10000 a placement.
+ */
+#define NPA_DFS_FREE	4096
+#define NPA_DFS_STEPS	1024
+
+/*
  * Does @r fit at @x? If a leaf is in the way, widen [*lo, *hi] to the
  * one nearest to its start (or with @right, to its end).
  */
@@ -1660,6 +1671,7 @@ static void npa_dfs_set(struct npa_ctx *c, u32 id, u64 h, int live)
 	const struct npa_rect *r = &c->r[id];
 	u32 i;
 
+	c->dfs_steps += r->b - r->a;
 	for (i = r->a; i < r->b; i++) {
 		c->sky[i] = h;
 		c->live[i] += live;
@@ -1769,6 +1781,7 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
 			u64 top = f->x + r->size;
 			bool flush;
 
+			c->dfs_steps++;
 			if (c->placed[id])
 				continue;
 			flush = (r->a == f->t && top == lw) ||
@@ -1811,7 +1824,7 @@ static u32 npa_dfs_next(struct npa_ctx *c, struct npa_frame *f, u64 cap)
  * or the corner is wasted, which needs room above it for all the bytes
  * still to be placed at @t.
  */
-static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
+static bool npa_dfs_corner_ok(struct npa_ctx *c, u32 t, u64 cap,
 			      u32 *seen)
 {
 	u32 i, end, wall;
@@ -1827,6 +1840,7 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
 		;
 	*seen = wall;
 	end = c->start[t + 1];
+	c->dfs_steps += wall - t + end - c->start[t];
 	for (i = c->start[t]; i < end; i++) {
 		const struct npa_rect *r = &c->r[c->bucket[i]];
 
@@ -1841,7 +1855,7 @@ static bool npa_dfs_corner_ok(const struct npa_ctx *c, u32 t, u64 cap,
  * Candidates that fit at the left (@side 0) or right corner of @f,
  * counted up to @stop.
  */
-static u32 npa_dfs_count(const struct npa_ctx *c, const struct npa_frame *f,
+static u32 npa_dfs_count(struct npa_ctx *c, const struct npa_frame *f,
 			 u32 side, u32 stop)
 {
 	const u32 *bucket = side ? c->ebucket : c->bucket;
@@ -1852,6 +1866,7 @@ static u32 npa_dfs_count(const struct npa_ctx *c, const struct npa_frame *f,
 	for (; i < end && n < stop; i++) {
 		const struct npa_rect *r = &c->r[bucket[i]];
 
+		c->dfs_steps++;
 		if (!c->placed[bucket[i]] && r->size <= room &&
 		    !(f->x & r->amask) && r->a >= f->t && r->b <= f->vend)
 			n++;
@@ -1880,6 +1895,7 @@ static u32 npa_dfs_pick(struct npa_ctx *c, struct npa_frame *f, u32 *end)
 	while (i + 1 < c->nt && bn) {
 		u64 x = c->sky[i];
 
+		c->dfs_steps++;
 		if (!c->live[i]) {
 			i++;
 			continue;
@@ -1887,6 +1903,7 @@ static u32 npa_dfs_pick(struct npa_ctx *c, struct npa_frame *f, u32 *end)
 		/* A leaf with nothing left to place is a wall at any height. */
 		for (j = i; j + 1 < c->nt && c->live[j] && c->sky[j] == x; j++)
 			;
+		c->dfs_steps += j - i;
 		if ((!i || npa_dfs_wall(c, i - 1, x)) && npa_dfs_wall(c, j, x)) {
 			f->t = i;
 			f->vend = j;
@@ -1953,7 +1970,7 @@ static bool npa_dfs_frame(struct npa_ctx *c, struct npa_frame *f)
  * at @t on top of it and starts after the first leaf to the left that is
  * higher already, or by waste. *@seen gets the leftmost leaf looked at.
  */
-static bool npa_dfs_rcorner_ok(const struct npa_ctx *c, u32 t, u64 cap,
+static bool npa_dfs_rcorner_ok(struct npa_ctx *c, u32 t, u64 cap,
 			       u32 *seen)
 {
 	u32 i, wall;
@@ -1969,6 +1986,7 @@ static bool npa_dfs_rcorner_ok(const struct npa_ctx *c, u32 t, u64 cap,
 	for (wall = t - 1; wall && c->sky[wall - 1] <= x; wall--)
 		;
 	*seen = wall ? wall - 1 : 0;
+	c->dfs_steps += t - wall + c->estart[t + 1] - c->estart[t];
 	for (i = c->estart[t]; i < c->estart[t + 1]; i++) {
 		const struct npa_rect *r = &c->r[c->ebucket[i]];
 
@@ -2001,6 +2019,7 @@ static bool npa_dfs_floor_ok(struct npa_ctx *c, u32 i, u64 cap, u32 *lo,
 		;
 	for (q = i + 1; q + 1 < c->nt && c->live[q] && c->sky[q] == x; q++)
 		;
+	c->dfs_steps += q - p;
 	if ((p && !npa_dfs_wall(c, p - 1, x)) || !npa_dfs_wall(c, q, x))
 		return true;
 	for (k = p; k < q; k++)
@@ -2011,6 +2030,7 @@ static bool npa_dfs_floor_ok(struct npa_ctx *c, u32 i, u64 cap, u32 *lo,
 	for (b = p; b < q && !c->reach[q]; b++) {
 		if (!c->reach[b])
 			continue;
+		c->dfs_steps += c->start[b + 1] - c->start[b];
 		for (k = c->start[b]; k < c->start[b + 1]; k++) {
 			const struct npa_rect *r = &c->r[c->bucket[k]];
 
@@ -2030,7 +2050,7 @@ static bool npa_dfs_floor_ok(struct npa_ctx *c, u32 i, u64 cap, u32 *lo,
  * Checks at bound @t after a placement there; on failure widens [*lo, *hi]
  * to the leaves the check looked at.
  */
-static bool npa_dfs_bound_ok(const struct npa_ctx *c, u32 t, u64 cap,
+static bool npa_dfs_bound_ok(struct npa_ctx *c, u32 t, u64 cap,
 			     u32 *lo, u32 *hi)
 {
 	u32 seen, rseen = t;
@@ -2304,8 +2324,10 @@ static u32 npa_sky_start(struct npa_ctx *c, u32 part_lo, u32 part_hi,
  * of from nothing: those rects stay where they are, the skyline is their
  * top, and the search places the others.
  *
- * Costs one unit of work per placement. Returns 1 if a plan was found (in
- * c->off), 0 if none exists, -1 if the budget ran out first.
+ * Costs one unit of work per placement, and one per NPA_DFS_STEPS of the
+ * leaves and candidates it looked at for it past NPA_DFS_FREE. Returns 1
+ * if a plan was found (in c->off), 0 if none exists, -1 if the budget ran
+ * out first.
  */
 static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 part_lo,
 		   u32 part_hi)
@@ -2313,7 +2335,7 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 part_lo,
 	struct npa_frame *stack = c->frames;
 	u32 depth = 0, placed = 0, want;
 	int found = -1;
-	u64 spent = 0;
+	u64 spent = 0, check = 0;
 
 	want = npa_sky_start(c, part_lo, part_hi, c->dfs_pre);
 	c->cap = cap;
@@ -2327,6 +2349,7 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 part_lo,
 	}
 	if (!want)
 		return 1;
+	c->dfs_steps = 0;
 	if (!npa_dfs_frame(c, &stack[0]))
 		return 0;
 
@@ -2375,12 +2398,19 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 part_lo,
 			f->chi = max(f->chi, hi);
 			continue;
 		}
-		if (spent >= budget || (!(spent % NPA_PLAN_CHECK_EVERY) &&
-					npa_time_check(c))) {
+		if (spent >= check) {
+			check = spent + NPA_PLAN_CHECK_EVERY;
+			if (npa_time_check(c))
+				spent = budget;
+		}
+		if (spent >= budget) {
 			npa_dfs_snap(c, part_lo, part_hi, placed);
 			break;
 		}
 		spent++;
+		if (c->dfs_steps > NPA_DFS_FREE)
+			spent += (c->dfs_steps - NPA_DFS_FREE) / NPA_DFS_STEPS;
+		c->dfs_steps = 0;
 		f->id = id;
 		npa_dfs_toggle(c, f);
 		if (id == NPA_DFS_WASTE) {
