@@ -468,7 +468,7 @@ out:
 	free(b);
 }
 
-static int usage(FILE *f, int ret)
+static int print_usage(FILE *f, int ret)
 {
 	fprintf(f,
 		"usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]\n"
@@ -515,11 +515,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
 			strip_budget = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout, 0);
-		else if (argv[i][0] == '-')
-			return usage(stderr, 2);
-		else
+			return print_usage(stdout, 0);
+		else if (argv[i][0] != '-')
 			dir = argv[i];
+		else
+			return print_usage(stderr, 2);
 	}
 	if (baselines) {
 		bench_baselines(dir, bl_work);
