@@ -15,12 +15,18 @@ export NPA_CACHE
 
 help:
 	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here)"
-	@echo "make check         lint, host tests, KUnit and end-to-end tests in QEMU"
+	@echo "make check         all stages: lint, stock, host, fuzz, kunit, e2e, dt"
+	@echo "                   (NPA_STAGES=\"host e2e\" runs only those)"
+	@echo "make deps          install missing Debian packages (as root), else list them"
 	@echo "make module        build/module/npa.ko against KDIR (default: the test kernel)"
 	@echo "make module-stock  build/stock/npa.ko against Debian's linux-headers-amd64"
+	@echo "make kunit-module  build/kunit/npa.ko with the KUnit suites (test kernel)"
 	@echo "make kernel        build (once, cached in $(NPA_CACHE)) the test kernel"
+	@echo "make lib           build/lib/libnpa and its headers in build/include"
 	@echo "make tools         build/bin/npactl and libnpa"
+	@echo "make tests         build/bin/npa_* test programs that run in QEMU"
 	@echo "make install       libnpa, its headers and npactl into PREFIX (/usr/local)"
+	@echo "make uninstall     remove what make install put into PREFIX"
 	@echo "make clean         remove build/"
 
 deps:

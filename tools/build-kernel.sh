@@ -5,8 +5,9 @@
 # (usable as KDIR for out-of-tree modules) on stdout.
 #
 # usage: tools/build-kernel.sh [arm64]
-#   arm64: the arm64 kernel for the device-tree test (tools/testing/dt.sh),
-#   cross-built with aarch64-linux-gnu-gcc from tools/testing/npa-arm64.config;
+#   arm64: the arm64 kernel for the device-tree test (the dt stage of
+#   tools/check.sh), cross-built with aarch64-linux-gnu-gcc from
+#   tools/testing/npa-arm64.config;
 #   build modules against it with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
