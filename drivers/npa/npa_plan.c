@@ -25,9 +25,12 @@
  * 1. the max-load lower bound by a sweep over lifetimes;
  * 2. first fit (lowest free address) in several metric orders;
  * 3. greedy by size with best-fit gaps (the TFLite rule), the baseline;
- * 4. for instances whose load is the lower bound at every step, the
- *    tiling search: a time sweep over the orders of the live buffers that
- *    are still possible (a PQ-tree) for a plan without a free byte;
+ * 4. for instances of up to 16384 buffers whose load is the lower bound
+ *    at every step, the tiling search: a time sweep over the orders of the
+ *    live buffers that are still possible (a PQ-tree) for a plan without
+ *    a free byte; and the merge step: buffers merged back into the
+ *    rectangles they may have been cut from, whose plans are plans of the
+ *    buffers (above 4096 buffers, before the tiling search);
  * 5. for tightly packed instances of up to 4096 buffers, an exact search
  *    for a plan without holes at the lower bound; if it finds none, the
  *    completion of its deepest partial plan a little above the bound, and
@@ -5090,8 +5093,9 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 
 /*
  * The merge step, for an instance the tiling search runs on (whose plan at
- * the bound leaves no byte free) and has not solved: three quarters of the
- * budget left (the steps after it hardly ever improve on it where it
+ * the bound leaves no byte free) and has not solved (above the exact
+ * search's limit: before the tiling search): three quarters of the budget
+ * left (the steps after it hardly ever improve on it where it
  * runs; its rounds cost a few percent of the budget at 2000 rects and
  * half of its share at 4000). The pieces are kept as a level when no sure
  * merge is left the first time, then each time they are down to half of
@@ -5127,8 +5131,12 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 		g->ops = 0;
 		merged = npa_merge_round(g, true);
 		if (!merged) {
-			/* Hardly any sure merge: not an instance of cut rects. */
-			if (!g->nlv && g->na - npa_merge_held(g) > c->m / 8 * 7)
+			/*
+			 * Hardly any sure merge (the rects cut from a strip
+			 * leave at most 0.88 of the rects at 6000, sweep
+			 * strips 0.91-0.96): not an instance of cut rects.
+			 */
+			if (!g->nlv && g->na - npa_merge_held(g) > c->m / 32 * 29)
 				goto out;
 			if (!g->nlv)
 				npa_merge_level(g);
@@ -5173,10 +5181,10 @@ out:
  * enough for the baseline and a few metric orders (4 n). That keeps a
  * default plan well under a second up to 30k buffers and under two
  * seconds at 62k on a desktop core (see Documentation/planner.rst).
- * Tightly packed instances small enough for the exact search get up to
- * twice as much: its placements are cheaper than a pass's, but its
- * corner search grows with the number of leaves, so the extra shrinks
- * above 1024 rects.
+ * Tightly packed instances small enough for the tiling search get up to
+ * twice as much: the work of the steps for them is cheaper than a pass's,
+ * but the exact search's corner search grows with the number of leaves,
+ * so the extra shrinks above 1024 rects.
  */
 static u64 npa_default_budget(const struct npa_ctx *c, bool tight)
 {
@@ -5236,7 +5244,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	c->t0 = t0;
 	c->cap_ns = p && p->time_cap_ns ? p->time_cap_ns :
 		NPA_PLAN_DEFAULT_TIME_CAP_NS;
-	tight = m <= NPA_PLAN_EXACT_MAX && npa_tight(c);
+	tight = m <= NPA_TILE_MAX && npa_tight(c);
 	c->budget = p && p->budget ? p->budget : npa_default_budget(c, tight);
 	c->rng = 0x9e3779b97f4a7c15ULL;
 
@@ -5246,8 +5254,15 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	if (!(mode & NPA_RUN_GREEDY)) {
 		/* Tightly packed: only the exact search does any good. */
 		if (tight) {
+			/*
+			 * Above the exact search's limit the tiling search
+			 * hardly ever finishes, and its share would leave the
+			 * merge step too little: the merge step goes first.
+			 */
+			if (m > NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
+				npa_run_merge(c);
 			npa_run_tile(c);
-			if (!(mode & NPA_RUN_NO_MERGE))
+			if (m <= NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
