@@ -4340,15 +4340,16 @@ static void npa_tile_fit(struct npa_tile *t)
  * step (and no alignment), with five eighths of the budget (its work is
  * cheaper than the other steps', and on these instances it is the one that
  * counts): restart r searches the instance (even r) or its mirror in time
- * (odd r) in order (r / 2) % 3, for 16 units per rect, doubled every six
- * restarts. A plan it finds is at the bound; without one, its partial
- * tilings are completed. Plans are checked by npa_plan_verify()
- * before they are kept.
+ * (odd r) in order (r / 2) % 3, for 16 units per rect (above 4096 rects,
+ * fewer if six would not fit in the share), doubled every six restarts.
+ * A plan it finds is at the bound; without one, its partial tilings are
+ * completed. Plans are checked by npa_plan_verify() before they are kept.
  */
 static void npa_run_tile(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
 	u64 stop = c->work + left / 8 * 5;
+	u64 first = 16ULL * c->m;
 	struct npa_tile *t;
 	u32 r;
 	int ret = -ETIME;
@@ -4360,6 +4361,13 @@ static void npa_run_tile(struct npa_ctx *c)
 		return;
 	if (npa_tile_init(t, c))
 		goto out;
+	/*
+	 * Above the exact search's limit, six restarts (each order both
+	 * ways) must fit in the share. Not below it: the plans of the merge
+	 * step's levels do better with fewer, longer restarts.
+	 */
+	if (c->m > NPA_PLAN_EXACT_MAX)
+		first = clamp_t(u64, left / 8 * 5 / 6, 1, first);
 	for (r = 0; ret && ret != -ENOSPC && c->work < stop &&
 	     !c->out_of_time; r++) {
 		u32 order = (r / 2) % 3;
@@ -4369,7 +4377,7 @@ static void npa_run_tile(struct npa_ctx *c)
 		t->anc = order != 2;
 		t->chance = order != 2;
 		t->rng = r >= 12;
-		ret = npa_tsearch(t, min((u64)(16ULL * c->m) << min(r / 6, 32U),
+		ret = npa_tsearch(t, min(first << min(r / 6, 32U),
 					 stop - c->work));
 	}
 	if (ret) {
