@@ -150,7 +150,7 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 			     bool quick)
 {
 	static const u32 sizes[] = { 20, 50, 100, 150, 200, 300, 500, 1000, 2000,
-				     3000, 4000 };
+				     3000, 4000, 6000, 8000 };
 	struct npa_plan_buf *b = calloc(sizes[ARRAY_SIZE(sizes) - 1],
 					sizeof(*b));
 	struct worst w[ARRAY_SIZE(sizes)] = { 0 };
