@@ -2401,15 +2401,13 @@ static int npa_dfs(struct npa_ctx *c, u64 cap, u64 budget, u32 part_lo,
 			f->chi = max(f->chi, hi);
 			continue;
 		}
-		if (spent >= check) {
-			check = spent + NPA_PLAN_CHECK_EVERY;
-			if (npa_time_check(c))
-				spent = budget;
-		}
-		if (spent >= budget) {
+		if (spent >= budget ||
+		    (spent >= check && npa_time_check(c))) {
 			npa_dfs_snap(c, part_lo, part_hi, placed);
 			break;
 		}
+		if (spent >= check)
+			check = spent + NPA_PLAN_CHECK_EVERY;
 		spent++;
 		if (c->dfs_steps > NPA_DFS_FREE)
 			spent += (c->dfs_steps - NPA_DFS_FREE) / NPA_DFS_STEPS;
