@@ -735,12 +735,17 @@ static struct json_object *gj_ref_array(const struct npactl_graph *g,
 					u32 first, u32 n)
 {
 	struct json_object *a = json_object_new_array();
-	const char *name;
-	u32 i;
+	u32 i, t;
 
+	/*
+	 * An id out of range (the graph is not validated here) is written
+	 * as the number it is, which reads back the same.
+	 */
 	for (i = 0; a && i < n; i++) {
-		name = g->tensor_names[g->operands[first + i]];
-		json_object_array_add(a, json_object_new_string(name));
+		t = g->operands[first + i];
+		json_object_array_add(a, t < g->num_tensors ?
+				      json_object_new_string(g->tensor_names[t]) :
+				      json_object_new_int64(t));
 	}
 	return a;
 }

@@ -90,6 +90,20 @@ roundtrip() {
 check "json: npactl graph --json round-trips an example" \
 	roundtrip "$here/examples/scratch.json"
 
+# npactl graph does not validate: a tensor id out of range is written as
+# the id it is (it used to index the name table out of bounds).
+graph_json_bad_id() {
+	printf '%s' '{"tensors": [{"name": "a", "size": 8}], "ops": [
+		{"kind": "copy", "inputs": [0], "outputs": [100000]},
+		{"kind": "copy", "inputs": ["a"], "outputs": [1]}]}' >"$tmp/id.json"
+	"$NPACTL" graph --json "$tmp/id.json" >"$tmp/id2.json" || return 1
+	python3 -c 'import json, sys
+g = json.load(open(sys.argv[1]))
+sys.exit([o["outputs"] for o in g["ops"]] != [[100000], [1]])' "$tmp/id2.json"
+}
+check "json: graph --json writes out-of-range tensor ids as numbers" \
+	graph_json_bad_id
+
 csv_svg() {
 	local f=$here/examples/concat-split.json
 	"$NPACTL" plan --out "$tmp/p.csv" --svg "$tmp/p.svg" "$f" >/dev/null ||
