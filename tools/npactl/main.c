@@ -3,6 +3,7 @@
  * npactl: host-side tool for the npa driver. Subcommands live in their own
  * files; add one by writing npactl_cmd_<name>() and a line in cmds[].
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,18 @@ static void usage(FILE *fp)
 	fprintf(fp, "\n'npactl COMMAND --help' describes a command.\n");
 }
 
+/* A command's output that could not be written is a failure. */
+static int check_stdout(int ret)
+{
+	errno = 0;
+	if (ret == NPACTL_EXIT_OK && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "npactl: write error: %s\n",
+			strerror(errno ? errno : EIO));
+		return NPACTL_EXIT_FAIL;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -38,11 +51,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return NPACTL_EXIT_OK;
+		return check_stdout(NPACTL_EXIT_OK);
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].run(argc - 1, argv + 1);
+			return check_stdout(cmds[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "npactl: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return NPACTL_EXIT_USAGE;

@@ -104,6 +104,18 @@ sys.exit([o["outputs"] for o in g["ops"]] != [[100000], [1]])' "$tmp/id2.json"
 check "json: graph --json writes out-of-range tensor ids as numbers" \
 	graph_json_bad_id
 
+graph_write_error() {
+	local f=$here/examples/scratch.json
+	! "$NPACTL" graph "$f" >/dev/full 2>"$tmp/e" &&
+	! "$NPACTL" graph --json "$f" >/dev/full 2>>"$tmp/e" &&
+	[ "$(grep -c '^npactl: write error: ' "$tmp/e")" = 2 ]
+}
+if [ -w /dev/full ]; then
+	check "json: graph exits 1 when stdout cannot be written" graph_write_error
+else
+	skip "json: graph exits 1 when stdout cannot be written" "no /dev/full"
+fi
+
 csv_svg() {
 	local f=$here/examples/concat-split.json
 	"$NPACTL" plan --out "$tmp/p.csv" --svg "$tmp/p.svg" "$f" >/dev/null ||

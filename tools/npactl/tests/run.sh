@@ -178,6 +178,22 @@ extra_args() {
 }
 check "npactl info and stats: extra arguments exit 2" extra_args
 
+# Output that cannot be written fails the command (it used to exit 0).
+write_error() {
+	local args
+	printf 'id,lower,upper,size\n0,0,1,8\n' >"$tmp/in.csv"
+	for args in "plan $tmp/in.csv" "plan --json $tmp/in.csv" "plan --help"; do
+		# shellcheck disable=SC2086
+		"$NPACTL" $args >/dev/full 2>"$tmp/e" && { echo "# $args: exit 0"; return 1; }
+		grep -q '^npactl: write error: No space left on device' "$tmp/e" || return 1
+	done
+}
+if [ -w /dev/full ]; then
+	check "npactl: a write error on stdout exits 1 with a message" write_error
+else
+	skip "npactl: a write error on stdout exits 1 with a message" "no /dev/full"
+fi
+
 budget_det() {
 	"$NPACTL" plan --budget 5000 --out "$tmp/a.csv" "$bench/traces/resnet50.csv" >/dev/null &&
 	"$NPACTL" plan --budget 5000 --out "$tmp/b.csv" "$bench/traces/resnet50.csv" >/dev/null &&
