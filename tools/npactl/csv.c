@@ -2,8 +2,8 @@
 /*
  * MiniMalloc CSV: a header line "id,lower,upper,size" with an optional
  * fifth column "alignment", then one buffer a line. A buffer is live over
- * the half-open interval [lower, upper) of steps. Errors are reported as
- * FILE:LINE: message on stderr.
+ * the half-open interval [lower, upper) of steps. Lines end in LF or CRLF.
+ * Errors are reported as FILE:LINE: message on stderr.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -162,6 +162,7 @@ int npactl_csv_read(const char *path, struct npactl_csv *csv)
 	bool header = false;
 	u32 cap = 0;
 	int ret = 0, nf;
+	ssize_t n;
 	FILE *fp;
 
 	memset(csv, 0, sizeof(*csv));
@@ -170,11 +171,24 @@ int npactl_csv_read(const char *path, struct npactl_csv *csv)
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (getline(&line, &len, fp) >= 0) {
+	while ((n = getline(&line, &len, fp)) >= 0) {
 		char *s = line;
 
 		lineno++;
-		s[strcspn(s, "\r\n")] = '\0';
+		if (memchr(s, '\0', n)) {
+			ret = csv_err(path, lineno, "NUL byte in the line");
+			break;
+		}
+		/* Lines end in LF or CRLF; a CR anywhere else is refused. */
+		if (n && s[n - 1] == '\n')
+			s[--n] = '\0';
+		if (n && s[n - 1] == '\r')
+			s[--n] = '\0';
+		if (memchr(s, '\r', n)) {
+			ret = csv_err(path, lineno,
+				      "carriage return inside the line (lines must end in LF or CRLF)");
+			break;
+		}
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s || *s == '#')

@@ -87,6 +87,13 @@ expect_fail "csv: lower above 32 bits refused" "in.csv:2: lower/upper" \
 	"id,lower,upper,size\n0,0,4294967296,1\n"
 expect_fail "csv: bad alignment refused" "in.csv:2: alignment 3" \
 	"id,lower,upper,size,alignment\n0,0,1,10,3\n"
+# A CR or NUL inside a line used to end the line there, silently.
+expect_fail "csv: CR inside a line refused" "in.csv:2: carriage return" \
+	"id,lower,upper,size\na,0,1,8\rgarbage\n"
+expect_fail "csv: CR-only line ends refused" "in.csv:1: carriage return" \
+	"id,lower,upper,size\ra,0,1,8\r"
+expect_fail "csv: NUL byte refused" "in.csv:3: NUL byte" \
+	"id,lower,upper,size\na,0,1,8\n\\0b,0,1,8\n"
 
 rm -f "$tmp/in.csv"
 if "$NPACTL" plan "$tmp/nonexistent.csv" 2>"$tmp/err"; then
