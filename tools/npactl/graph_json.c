@@ -218,6 +218,13 @@ static int gj_tensor(struct gj *j, size_t idx, struct json_object *o)
 		gj_path(at, where, ".name");
 		return gj_err(j, at, "expected a non-empty string");
 	}
+	/* Names go unquoted into the CSV of npactl plan --out. */
+	if (v && (strcspn(json_object_get_string(v), ",\"\r\n") !=
+		  (size_t)json_object_get_string_len(v))) {
+		gj_path(at, where, ".name");
+		return gj_err(j, at,
+			      "a tensor name may not hold a comma, double quote, CR, LF or NUL");
+	}
 	snprintf(autoname, sizeof(autoname), "t%zu", idx);
 	name = v ? json_object_get_string(v) : autoname;
 	if (v && json_object_object_get_ex(j->names, name, &old)) {

@@ -172,6 +172,11 @@ bad_json "size as a string" '$.tensors[0].size: expected an integer' \
 	'{"tensors": [{"size": "4"}], "ops": []}'
 bad_json "unknown tensor flag" '$.tensors[0].flags[1]: unknown flag "weights"' \
 	'{"tensors": [{"size": 4, "flags": ["const", "weights"]}], "ops": []}'
+# Names go unquoted into plan --out CSV: ',', '"', CR, LF and NUL would break rows.
+for n in 'a,b' 'a\nb' 'a\rb' 'a\"b' 'a\u0000b'; do
+	bad_json "tensor name $n refused" '$.tensors[0].name: a tensor name may not hold' \
+		"{\"tensors\": [{\"name\": \"$n\", \"size\": 4}], \"ops\": []}"
+done
 bad_json "duplicate tensor name" '$.tensors[1].name: tensor "x" already defined' \
 	'{"tensors": [{"name": "x", "size": 4}, {"name": "x", "size": 4}], "ops": []}'
 bad_json "unknown op kind" '$.ops[0].kind: unknown value "conv3d"' \
