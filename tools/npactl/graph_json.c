@@ -227,10 +227,19 @@ static int gj_tensor(struct gj *j, size_t idx, struct json_object *o)
 	}
 	snprintf(autoname, sizeof(autoname), "t%zu", idx);
 	name = v ? json_object_get_string(v) : autoname;
-	if (v && json_object_object_get_ex(j->names, name, &old)) {
-		gj_path(at, where, ".name");
-		return gj_err(j, at, "tensor \"%s\" already defined at $.tensors[%d]",
+	/* An automatic name must not meet a given one either way round. */
+	if (!v && json_object_object_get_ex(j->names, name, &old))
+		return gj_err(j, where,
+			      "a tensor without a name is called \"%s\", but $.tensors[%d] has that name",
 			      name, json_object_get_int(old));
+	if (v && json_object_object_get_ex(j->names, name, &old)) {
+		snprintf(autoname, sizeof(autoname), "t%d",
+			 json_object_get_int(old));
+		gj_path(at, where, ".name");
+		return gj_err(j, at, "tensor \"%s\" already defined at $.tensors[%d]%s",
+			      name, json_object_get_int(old),
+			      strcmp(name, autoname) ? "" :
+			      " (a tensor without a name is called t<index>)");
 	}
 
 	gj_get(o, "dims", &v);

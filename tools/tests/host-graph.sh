@@ -179,6 +179,12 @@ for n in 'a,b' 'a\nb' 'a\rb' 'a\"b' 'a\u0000b'; do
 done
 bad_json "duplicate tensor name" '$.tensors[1].name: tensor "x" already defined' \
 	'{"tensors": [{"name": "x", "size": 4}, {"name": "x", "size": 4}], "ops": []}'
+bad_json "automatic name taken by an earlier tensor" \
+	'$.tensors[1]: a tensor without a name is called "t1", but $.tensors[0] has' \
+	'{"tensors": [{"name": "t1", "size": 4}, {"size": 4}], "ops": []}'
+bad_json "name taken by an earlier automatic name" \
+	'$.tensors[2].name: tensor "t1" already defined at $.tensors[1] (a tensor without' \
+	'{"tensors": [{"size": 4}, {"size": 4}, {"name": "t1", "size": 4}], "ops": []}'
 bad_json "unknown op kind" '$.ops[0].kind: unknown value "conv3d"' \
 	"{$T, \"ops\": [{\"kind\": \"conv3d\"}]}"
 bad_json "op without kind" '$.ops[0]: needs "kind"' \
