@@ -730,15 +730,18 @@ static struct json_object *gj_tensor_json(const struct npactl_graph *g, u32 i)
 	if (!o)
 		return NULL;
 	gj_add(o, "name", json_object_new_string(g->tensor_names[i]));
-	if (t->dtype != NPA_DTYPE_NONE && t->dtype < NPA_DTYPE_COUNT) {
+	/* Dims read back as int8 without a dtype: "none" is then written. */
+	if (t->dims[0]) {
 		dims = json_object_new_array();
 		for (k = 0; dims && k < NPA_MAX_DIMS && t->dims[k]; k++)
 			json_object_array_add(dims,
 					      json_object_new_int64(t->dims[k]));
 		gj_add(o, "dims", dims);
+	}
+	if ((t->dtype != NPA_DTYPE_NONE || t->dims[0]) &&
+	    t->dtype < NPA_DTYPE_COUNT)
 		gj_add(o, "dtype",
 		       json_object_new_string(npactl_dtype_names[t->dtype]));
-	}
 	if (t->size)
 		gj_add(o, "size", json_object_new_uint64(t->size));
 	if (t->align)

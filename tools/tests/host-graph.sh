@@ -104,6 +104,21 @@ sys.exit([o["outputs"] for o in g["ops"]] != [[100000], [1]])' "$tmp/id2.json"
 check "json: graph --json writes out-of-range tensor ids as numbers" \
 	graph_json_bad_id
 
+# graph --json keeps dims with dtype "none" (they were dropped, turning
+# an invalid graph valid) and a dtype without dims (written as "dims": []).
+graph_json_dims() {
+	printf '%s' '{"tensors": [
+		{"name": "a", "dims": [2, 4], "dtype": "none", "size": 8},
+		{"name": "b", "dtype": "int8", "size": 8}], "ops": []}' >"$tmp/d.json"
+	"$NPACTL" graph --json "$tmp/d.json" >"$tmp/d2.json" || return 1
+	python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tensors"]
+sys.exit(t[0].get("dims") != [2, 4] or t[0].get("dtype") != "none" or
+	 "dims" in t[1] or t[1].get("dtype") != "int8")' "$tmp/d2.json"
+}
+check "json: graph --json writes dims and dtype as they were read" \
+	graph_json_dims
+
 graph_write_error() {
 	local f=$here/examples/scratch.json
 	! "$NPACTL" graph "$f" >/dev/full 2>"$tmp/e" &&
