@@ -195,6 +195,9 @@ static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 	n->maps = calloc(n->num_binds, sizeof(*n->maps));
 	n->map_sizes = calloc(n->num_binds, sizeof(*n->map_sizes));
 	n->bound = calloc(n->num_binds, sizeof(*n->bound));
+	for (b = 0; n->buf_fds && b < n->num_binds; b++)
+		n->buf_fds[b] = -1;
+	b = 0;
 	if (n->num_binds && (!n->binds || !n->buf_fds || !n->maps ||
 			     !n->map_sizes || !n->bound))
 		return -ENOMEM;
@@ -266,8 +269,9 @@ static void npactl_unbind(struct npactl_net *n)
 	u32 b;
 
 	for (b = 0; b < n->num_binds; b++) {
-		if (n->buf_fds && n->buf_fds[b] > 0) {
-			npa_buffer_unmap(n->maps[b], n->map_sizes[b]);
+		if (n->buf_fds && n->buf_fds[b] >= 0) {
+			if (n->maps[b])
+				npa_buffer_unmap(n->maps[b], n->map_sizes[b]);
 			close(n->buf_fds[b]);
 		}
 		if (n->bound)
@@ -444,12 +448,16 @@ int npactl_cmd_run(int argc, char **argv)
 			private = true;
 			break;
 		case 'S':
-			if (!npactl_parse_u64(optarg, &seed) || !seed)
+			if (!npactl_parse_u64(optarg, &seed) || !seed) {
+				fprintf(stderr, "npactl: bad --seed '%s' (1 or more)\n", optarg);
 				return NPACTL_EXIT_USAGE;
+			}
 			break;
 		case 'r':
-			if (!npactl_parse_u64(optarg, &repeat) || !repeat)
+			if (!npactl_parse_u64(optarg, &repeat) || !repeat) {
+				fprintf(stderr, "npactl: bad --repeat '%s' (1 or more)\n", optarg);
 				return NPACTL_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			npactl_run_usage(stdout);
@@ -484,6 +492,8 @@ int npactl_cmd_run(int argc, char **argv)
 		char *at;
 
 		n->path = argv[optind + i];
+		n->model = -1;
+		n->weights_fd = -1;
 		/* NETWORK@SIZE: this network at SIZE x SIZE. */
 		at = strrchr(n->path, '@');
 		if (at) {
@@ -497,8 +507,6 @@ int npactl_cmd_run(int argc, char **argv)
 		}
 		name = strrchr(n->path, '/');
 		name = name ? name + 1 : n->path;
-		n->model = -1;
-		n->weights_fd = -1;
 		ret = npactl_graph_read(n->path, &nopts, &n->g);
 		if (ret) {
 			status = NPACTL_EXIT_FAIL;

@@ -201,6 +201,28 @@ else
 	skip "npactl: a write error on stdout exits 1 with a message" "no /dev/full"
 fi
 
+# --seed 0 and --repeat 0 exited 2 without a word.
+run_usage() {
+	"$NPACTL" run --seed 0 x.cfg 2>"$tmp/e"; [ $? = 2 ] || return 1
+	grep -q "bad --seed '0'" "$tmp/e" || return 1
+	"$NPACTL" run --repeat 0 x.cfg 2>"$tmp/e"; [ $? = 2 ] || return 1
+	grep -q "bad --repeat '0'" "$tmp/e"
+}
+check "npactl run: --seed 0 and --repeat 0 are refused with a message" run_usage
+
+# A bad NETWORK@SIZE left the network's weights fd at 0: fd 0 was closed.
+run_keeps_stdin() {
+	strace -e trace=close -o "$tmp/st" "$NPACTL" run --device /dev/null \
+		x.cfg@0 >/dev/null 2>&1
+	[ $? = 2 ] || return 1
+	grep -q 'close(' "$tmp/st" && ! grep '^close(0)' "$tmp/st"
+}
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	check "npactl run: a bad NETWORK@SIZE does not close stdin" run_keeps_stdin
+else
+	skip "npactl run: a bad NETWORK@SIZE does not close stdin" "no strace"
+fi
+
 budget_det() {
 	"$NPACTL" plan --budget 5000 --out "$tmp/a.csv" "$bench/traces/resnet50.csv" >/dev/null &&
 	"$NPACTL" plan --budget 5000 --out "$tmp/b.csv" "$bench/traces/resnet50.csv" >/dev/null &&
