@@ -161,7 +161,7 @@ int npactl_csv_read(const char *path, struct npactl_csv *csv)
 	size_t len = 0;
 	bool header = false;
 	u32 cap = 0;
-	int ret = 0, nf;
+	int ret = 0, nf, err;
 	ssize_t n;
 	FILE *fp;
 
@@ -203,24 +203,29 @@ int npactl_csv_read(const char *path, struct npactl_csv *csv)
 		}
 		if (csv->n == cap) {
 			ret = csv_grow(csv, &cap);
-			if (ret) {
+			if (ret == -E2BIG)
 				csv_err(path, lineno, "too many buffers (max %u)",
 					NPA_PLAN_MAX_BUFS);
+			else if (ret)
+				csv_err(path, lineno, "%s", strerror(-ret));
+			if (ret)
 				break;
-			}
 		}
 		ret = csv_row(path, lineno, f, nf, csv, &csv->bufs[csv->n]);
 		if (ret)
 			break;
 		csv->ids[csv->n] = strdup(f[0]);
 		if (!csv->ids[csv->n]) {
+			csv_err(path, lineno, "%s", strerror(ENOMEM));
 			ret = -ENOMEM;
 			break;
 		}
 		csv->n++;
 	}
+	err = errno;
 	if (!ret && ferror(fp))
-		ret = csv_err(path, lineno, "read error");
+		ret = csv_err(path, lineno + 1, "read error: %s",
+			      strerror(err ? err : EIO));
 	if (!ret && !header)
 		ret = csv_err(path, lineno ? lineno : 1,
 			      "empty file: expected header id,lower,upper,size");

@@ -102,6 +102,17 @@ else
 	ok "csv: missing file refused"
 fi
 
+# A read error says why (it used to be "DIR:0: read error").
+mkdir -p "$tmp/dir.csv"
+if "$NPACTL" plan "$tmp/dir.csv" 2>"$tmp/err"; then
+	notok "csv: a directory is refused with the reason (accepted)"
+elif grep -q 'dir.csv:1: read error: Is a directory' "$tmp/err"; then
+	ok "csv: a directory is refused with the reason"
+else
+	notok "csv: a directory is refused with the reason"
+	sed 's/^/# /' "$tmp/err"
+fi
+
 csv_roundtrip() {
 	printf 'id,lower,upper,size,alignment\r\n# comment\r\n\r\na,0,2,100,64\r\nb,1,3,50,0\r\nc,2,4,0,1\r\nd,3,5,30,4096\r\n' >"$tmp/in.csv"
 	"$NPACTL" plan --out "$tmp/plan.csv" "$tmp/in.csv" >"$tmp/out" || return 1
