@@ -302,16 +302,23 @@ static int dn_tensor(struct dn *d, const char *what, u32 dtype, u32 flags,
 	return 0;
 }
 
-/* An output tensor of the layer being built: [1, c, h, w] int8 (NCHW). */
-static int dn_output(struct dn *d, const char *what, u32 h, u32 w, u32 c,
+/*
+ * An output tensor of the layer being built: [1, c, h, w] int8 (NCHW).
+ * The sizes are taken in 64 bits so that a layer that grows its input
+ * past 32 bits is refused rather than wrapped.
+ */
+static int dn_output(struct dn *d, const char *what, u64 h, u64 w, u64 c,
 		     struct dn_layer *out)
 {
 	u64 bytes = 1;
 	int ret;
 
 	if (!h || !w || !c)
-		return dn_err(d, "empty output %ux%ux%u (input %ux%ux%u too small?)",
+		return dn_err(d, "empty output %llux%llux%llu (input %ux%ux%u too small?)",
 			      w, h, c, d->in.w, d->in.h, d->in.c);
+	if (h > U32_MAX || w > U32_MAX || c > U32_MAX)
+		return dn_err(d, "%s output %llux%llux%llu: a dimension above %u",
+			      what, w, h, c, U32_MAX);
 	ret = dn_mul(d, &bytes, h);
 	ret = ret ?: dn_mul(d, &bytes, w);
 	ret = ret ?: dn_mul(d, &bytes, c);
@@ -737,8 +744,8 @@ static int dn_upsample(struct dn *d, struct dn_layer *l)
 	if (stride <= 0)
 		return dn_err(d, "stride=%d: the NPU only upsamples", stride);
 	p[NPA_P_STRIDE] = stride;
-	ret = dn_output(d, "upsample", d->in.h * stride, d->in.w * stride,
-			d->in.c, &out);
+	ret = dn_output(d, "upsample", (u64)d->in.h * stride,
+			(u64)d->in.w * stride, d->in.c, &out);
 	ret = ret ?: dn_op(d, "upsample", NPA_OP_UPSAMPLE, NPA_UNIT_NPU, 0,
 			   &d->in.t, 1, &out.t, 1, p, ARRAY_SIZE(p));
 	if (ret)
@@ -797,15 +804,15 @@ static int dn_reorg(struct dn *d, struct dn_layer *l)
 		return dn_err(d, "stride %d does not divide %ux%ux%u", stride,
 			      d->in.w, d->in.h, d->in.c);
 	p[NPA_P_STRIDE] = stride;
-	ret = dn_output(d, "reorg.in", d->in.h * stride, d->in.w * stride,
-			d->in.c / ss, &a);
+	ret = dn_output(d, "reorg.in", (u64)d->in.h * stride,
+			(u64)d->in.w * stride, d->in.c / ss, &a);
 	ret = ret ?: dn_op(d, "reorg view", NPA_OP_RESHAPE, NPA_UNIT_NPU, 0,
 			   &d->in.t, 1, &a.t, 1, NULL, 0);
 	ret = ret ?: dn_output(d, "reorg.out", d->in.h, d->in.w, d->in.c, &b);
 	ret = ret ?: dn_op(d, "reorg", NPA_OP_REORG, NPA_UNIT_NPU, 0, &a.t, 1,
 			   &b.t, 1, p, ARRAY_SIZE(p));
 	ret = ret ?: dn_output(d, "reorg", d->in.h / stride, d->in.w / stride,
-			       d->in.c * ss, &out);
+			       (u64)d->in.c * ss, &out);
 	ret = ret ?: dn_op(d, "reorg view", NPA_OP_RESHAPE, NPA_UNIT_NPU, 0,
 			   &b.t, 1, &out.t, 1, NULL, 0);
 	if (ret)

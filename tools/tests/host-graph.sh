@@ -311,6 +311,14 @@ bad_cfg "activation the NPU lacks" \
 	"$NET"$'[convolutional]\nactivation=ramp\n'
 bad_cfg "downsampling upsample" "layer 1: stride=-2: the NPU only upsamples" \
 	"$NET$CONV"$'[upsample]\nstride=-2\n'
+# Shapes are computed in 64 bits: these used to wrap into garbage shapes.
+UP=$'[upsample]\nstride=1023\n'
+bad_cfg "upsample past 32 bits" \
+	"layer 3: upsample output 1095222947841x1095222947841x1: a dimension above" \
+	$'[net]\nwidth=1\nheight=1\nchannels=1\n'"$UP$UP$UP$UP"
+bad_cfg "reorg channels past 32 bits" \
+	"layer 0: reorg output 1x1x4294967296: a dimension above" \
+	$'[net]\nwidth=256\nheight=256\nchannels=65536\n[reorg]\nstride=256\n'
 bad_cfg "reverse reorg" "layer 1: [reorg] with reverse=1 has no NPU operator" \
 	"$NET$CONV"$'[reorg]\nstride=2\nreverse=1\n'
 bad_cfg "yolo head of the wrong size" "[yolo] expects" \
