@@ -679,7 +679,8 @@ static int dn_route(struct dn *d, struct dn_layer *l)
 	const struct dn_opt *layers = dn_find(d, "layers");
 	struct dn_layer *in = NULL, out;
 	int groups, group_id, ret;
-	u32 n = 1, i, c = 0;
+	u32 n = 1, i;
+	u64 c = 0;	/* summed in 64 bits: dn_output() refuses above U32_MAX */
 	u32 *ids = NULL;
 	const char *s;
 

@@ -319,6 +319,9 @@ bad_cfg "upsample past 32 bits" \
 bad_cfg "reorg channels past 32 bits" \
 	"layer 0: reorg output 1x1x4294967296: a dimension above" \
 	$'[net]\nwidth=256\nheight=256\nchannels=65536\n[reorg]\nstride=256\n'
+bad_cfg "route channels past 32 bits" \
+	"layer 1: concat output 2x2x4294967296: a dimension above" \
+	$'[net]\nwidth=256\nheight=256\nchannels=65536\n[reorg]\nstride=128\n[route]\nlayers=-1,-1,-1,-1\n'
 bad_cfg "reverse reorg" "layer 1: [reorg] with reverse=1 has no NPU operator" \
 	"$NET$CONV"$'[reorg]\nstride=2\nreverse=1\n'
 bad_cfg "yolo head of the wrong size" "[yolo] expects" \
