@@ -411,7 +411,7 @@ static int dn_weight_staging(struct dn *d, u64 weights, u64 one)
 static int dn_convolutional(struct dn *d, struct dn_layer *l)
 {
 	int filters, size, stride, pad, padding, groups, bn;
-	u64 weights, one, im2col, pixels;
+	u64 weights, one, im2col, pixels, ph, pw;
 	s32 p[NPA_OP_MAX_PARAMS] = { };
 	u32 act, kind, ids[3];
 	struct dn_layer out;
@@ -432,12 +432,14 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	if (d->in.c % groups || filters % groups)
 		return dn_err(d, "groups=%d does not divide %u channels and %d filters",
 			      groups, d->in.c, filters);
-	if (d->in.h + 2 * padding < (u32)size || d->in.w + 2 * padding < (u32)size)
+	/* The padded input, in 64 bits: the input may be near U32_MAX. */
+	ph = (u64)d->in.h + 2 * padding;
+	pw = (u64)d->in.w + 2 * padding;
+	if (ph < (u32)size || pw < (u32)size)
 		return dn_err(d, "%dx%d kernel larger than the padded %ux%u input",
 			      size, size, d->in.w, d->in.h);
-	ret = dn_output(d, "conv", (d->in.h + 2 * padding - size) / stride + 1,
-			(d->in.w + 2 * padding - size) / stride + 1, filters,
-			&out);
+	ret = dn_output(d, "conv", (ph - size) / stride + 1,
+			(pw - size) / stride + 1, filters, &out);
 	if (ret)
 		return ret;
 
@@ -530,6 +532,7 @@ static int dn_maxpool(struct dn *d, struct dn_layer *l)
 	int stride, size, padding;
 	s32 p[NPA_OP_MAX_PARAMS] = { };
 	struct dn_layer out;
+	u64 ph, pw;
 	int ret;
 
 	ret = dn_range(d, "stride", 1, 1, 1 << 10, &stride);
@@ -537,11 +540,13 @@ static int dn_maxpool(struct dn *d, struct dn_layer *l)
 	ret = ret ?: dn_range(d, "padding", size - 1, 0, 1 << 10, &padding);
 	if (ret)
 		return ret;
-	if (d->in.h + padding < (u32)size || d->in.w + padding < (u32)size)
+	ph = (u64)d->in.h + padding;
+	pw = (u64)d->in.w + padding;
+	if (ph < (u32)size || pw < (u32)size)
 		return dn_err(d, "%dx%d window larger than the padded %ux%u input",
 			      size, size, d->in.w, d->in.h);
-	ret = dn_output(d, "maxpool", (d->in.h + padding - size) / stride + 1,
-			(d->in.w + padding - size) / stride + 1, d->in.c, &out);
+	ret = dn_output(d, "maxpool", (ph - size) / stride + 1,
+			(pw - size) / stride + 1, d->in.c, &out);
 	if (ret)
 		return ret;
 	/* Darknet pads padding / 2 above, the rest below: one more if odd. */

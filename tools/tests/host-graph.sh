@@ -322,6 +322,14 @@ bad_cfg "reorg channels past 32 bits" \
 bad_cfg "route channels past 32 bits" \
 	"layer 1: concat output 2x2x4294967296: a dimension above" \
 	$'[net]\nwidth=256\nheight=256\nchannels=65536\n[reorg]\nstride=128\n[route]\nlayers=-1,-1,-1,-1\n'
+# 60787 x 69 x 32 x 32 = 2^32 - 1024: its padding used to wrap to a few bytes.
+WIDE=$'[net]\nwidth=60787\nheight=1\nchannels=1\n[upsample]\nstride=69\n[upsample]\nstride=32\n[upsample]\nstride=32\n'
+bad_cfg "padded conv input past 32 bits" \
+	"layer 3: conv output 4294968318x72702x1: a dimension above" \
+	"$WIDE"$'[convolutional]\nfilters=1\nsize=3\npadding=1024\nactivation=linear\n'
+bad_cfg "padded maxpool input past 32 bits" \
+	"layer 3: maxpool output 4294967296x71680x1: a dimension above" \
+	"$WIDE"$'[maxpool]\nsize=1\nstride=1\npadding=1024\n'
 bad_cfg "reverse reorg" "layer 1: [reorg] with reverse=1 has no NPU operator" \
 	"$NET$CONV"$'[reorg]\nstride=2\nreverse=1\n'
 bad_cfg "yolo head of the wrong size" "[yolo] expects" \
