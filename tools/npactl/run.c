@@ -195,9 +195,9 @@ static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 	n->maps = calloc(n->num_binds, sizeof(*n->maps));
 	n->map_sizes = calloc(n->num_binds, sizeof(*n->map_sizes));
 	n->bound = calloc(n->num_binds, sizeof(*n->bound));
-	for (b = 0; n->buf_fds && b < n->num_binds; b++)
-		n->buf_fds[b] = -1;
-	b = 0;
+	/* Before any return: npactl_unbind() closes every fd that is >= 0. */
+	for (t = 0; n->buf_fds && t < n->num_binds; t++)
+		n->buf_fds[t] = -1;
 	if (n->num_binds && (!n->binds || !n->buf_fds || !n->maps ||
 			     !n->map_sizes || !n->bound))
 		return -ENOMEM;
