@@ -4454,6 +4454,7 @@ struct npa_merge {
 	u64 *rep_off;
 	u32 *rep, nrep, *nxt;
 	bool *have;		/* per piece: its offset is known */
+	bool *hole;		/* per piece of g->rep: next to a free byte */
 };
 
 /* Merges open to one piece that are counted; more count as this many. */
@@ -4975,10 +4976,71 @@ static void npa_merge_note_plan(struct npa_merge *g, const u32 *ids, u32 n)
 }
 
 /*
+ * Do the pieces in @k (by address, then start) at address @at cover the
+ * steps [@lo, @hi)? Pieces at one address do not overlap in time, so
+ * they come in the order of their ends too.
+ */
+static bool npa_merge_covered(const struct npa_mkey *k, u32 n, u64 at,
+			      u32 lo, u32 hi)
+{
+	u32 a = 0, b = n, t = lo;
+
+	/* The first piece at @at that ends after @lo. */
+	while (a < b) {
+		u32 mid = a + (b - a) / 2;
+
+		if (k[mid].w < at || (k[mid].w == at && k[mid].hi <= lo))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (; a < n && k[a].w == at && k[a].lo <= t && t < hi; a++)
+		t = max(t, k[a].hi);
+	return t >= hi;
+}
+
+/*
+ * Mark in g->hole[] the pieces of the plan in g->rep that are next to a
+ * free byte under the bound. In a plan at the bound, the pieces right on
+ * top of a piece (starting at its end) cover its whole lifetime, and so do
+ * the pieces right under it; where they do not, there is a hole, and the
+ * pieces around a hole are where a wrong merge mostly is. Uses g->k[0]
+ * and g->k[1], which the rounds no longer need.
+ */
+static void npa_merge_holes(struct npa_merge *g)
+{
+	struct npa_mkey *start = g->k[0], *end = g->k[1];
+	struct npa_ctx *c = g->c;
+	u32 i, n = g->nrep;
+
+	for (i = 0; i < n; i++) {
+		const struct npa_mpiece *p = &g->p[g->rep[i]];
+
+		start[i] = (struct npa_mkey){ g->rep_off[i], p->lo, p->hi, i };
+		end[i] = (struct npa_mkey){ g->rep_off[i] + p->w, p->lo, p->hi,
+					    i };
+	}
+	sort(start, n, sizeof(*start), npa_mkey_start, NULL);
+	sort(end, n, sizeof(*end), npa_mkey_start, NULL);
+	for (i = 0; i < n; i++) {
+		const struct npa_mpiece *p = &g->p[g->rep[i]];
+		u64 off = g->rep_off[i];
+
+		g->hole[i] = (off + p->w < c->lb &&
+			      !npa_merge_covered(start, n, off + p->w, p->lo,
+						 p->hi)) ||
+			     (off && !npa_merge_covered(end, n, off, p->lo,
+							p->hi));
+	}
+	/* Two sorts and a search a piece: a placement is about 16 of them. */
+	c->work += n / 8 + 1;
+}
+
+/*
  * The plan of the pieces in g->rep is over the bound: wrong merges made
  * pieces that do not fit together. Split each piece that ends above the
- * bound into the two it was made of and plan again, @rounds times at
- * most, each from the last plan.
+ * bound or lies next to a hole into the two it was made of and plan again,
+ * @rounds times at most, each from the last plan.
  */
 static void npa_merge_repair(struct npa_merge *g, u64 stop, u32 rounds)
 {
@@ -4989,10 +5051,12 @@ static void npa_merge_repair(struct npa_merge *g, u64 stop, u32 rounds)
 	     r++) {
 		n = 0;
 		split = 0;
+		npa_merge_holes(g);
 		for (i = 0; i < g->nrep; i++) {
 			u32 x = g->rep[i];
 
-			if (x >= c->m && g->rep_off[i] + g->p[x].w > c->lb) {
+			if (x >= c->m && (g->hole[i] ||
+					  g->rep_off[i] + g->p[x].w > c->lb)) {
 				g->nxt[n++] = g->p[x].a;
 				g->nxt[n++] = g->p[x].b;
 				split++;
@@ -5000,7 +5064,8 @@ static void npa_merge_repair(struct npa_merge *g, u64 stop, u32 rounds)
 				g->nxt[n++] = x;
 			}
 		}
-		if (!split)
+		/* npa_merge_holes() spent some: @stop may be past. */
+		if (!split || c->work >= stop)
 			break;
 		if (npa_merge_plan(g, g->nxt, n, (stop - c->work) / 2) == U64_MAX)
 			break;
@@ -5041,6 +5106,7 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->rep);
 	kvfree(g->nxt);
 	kvfree(g->have);
+	kvfree(g->hole);
 }
 
 static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
@@ -5073,11 +5139,12 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->rep = kvmalloc_array(m, sizeof(*g->rep), GFP_KERNEL_ACCOUNT);
 	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
 	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
+	g->hole = kvmalloc_array(m, sizeof(*g->hole), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
 	    !g->k[3] || !g->sums || !g->pkey || !g->kn || !g->kt ||
 	    !g->after || !g->nafter || !g->deg || !g->mate || !g->gone ||
 	    !g->off || !g->lv || !g->rep_off || !g->rep || !g->nxt ||
-	    !g->have)
+	    !g->have || !g->hole)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
