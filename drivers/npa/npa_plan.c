@@ -2894,6 +2894,7 @@ struct npa_tframe {
 	u32 bi, k;		/* bound, candidate tried */
 	u64 erem, srem;		/* ending, starting rects not in a block yet */
 	u32 mark;		/* trail length before candidate k */
+	bool full;		/* every candidate listed, not the first few */
 };
 
 /* Where a reduction put the rects: one node, or a run of a Q-node. */
@@ -3672,9 +3673,34 @@ static void npa_tothers(struct npa_tile *t, u32 ne, u32 e)
 }
 
 /*
+ * Only the candidates of tier 0 of the list so far, in the order they
+ * came: with no random tie-breaks, the first ones of the whole list.
+ */
+static bool npa_tfirst(struct npa_tile *t)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < t->ncand; i++) {
+		if (t->cand_key[i] >> 48)
+			continue;
+		t->cand_e[n] = t->cand_e[i];
+		t->cand_s[n] = t->cand_s[i];
+		t->cand_key[n++] = t->cand_key[i];
+	}
+	if (!n)
+		return false;
+	t->ncand = n;
+	return true;
+}
+
+/*
  * The candidate blocks of decision @f, in the order to try them. The
  * block is for one ending rect: the first left, or (t->dyn) the one with
- * the smallest pair.
+ * the smallest pair. Most decisions take their first candidate, and most
+ * of the subsets are enumerated for the later ones: unless @f->full (or
+ * with random tie-breaks), the list stops at the smallest pairs of tier 0
+ * when there are some, and npa_tsearch() asks for the whole list when
+ * those fail. It begins with the same candidates.
  */
 static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 {
@@ -3716,8 +3742,11 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	t->combos = 0;
 	t->combo_max = NPA_TILE_COMBOS;
 	npa_tothers(t, ne, e);
-	for (k = 2; k <= NPA_TILE_PAIR && k <= t->neo + 1 + t->nso; k++)
+	for (k = 2; k <= NPA_TILE_PAIR && k <= t->neo + 1 + t->nso; k++) {
 		npa_tpairs(t, k);
+		if (!f->full && !t->rng && npa_tfirst(t))
+			return;
+	}
 	if (t->anc)
 		npa_tancestors(t, ne);
 	t->comp = true;
@@ -3752,6 +3781,7 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 	f->k = 0;
 	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
+	f->full = false;
 }
 
 static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
@@ -3840,6 +3870,11 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			npa_tcands(t, f);
 			t->cand_depth = depth;
 		}
+		if (f->k >= t->ncand && !f->full) {
+			/* The first candidates failed: list them all. */
+			f->full = true;
+			npa_tcands(t, f);
+		}
 		if (f->k >= t->ncand) {
 			if (!depth)
 				return -ENOENT;
@@ -3880,6 +3915,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			t->fr[depth + 1].erem &= ~em;
 			t->fr[depth + 1].srem &= ~sm;
 			t->fr[depth + 1].k = 0;
+			t->fr[depth + 1].full = false;
 		} else if (f->bi + 2 < t->nt) {
 			npa_tframe_at(t, &t->fr[depth + 1], f->bi + 1);
 		} else {
