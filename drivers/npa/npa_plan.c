@@ -2925,6 +2925,7 @@ struct npa_tile {
 	u64 cand_key[NPA_TILE_CANDS];
 	u32 ncand;
 	u32 cand_depth;		/* decision the list is for, or U32_MAX */
+	bool cand_first;	/* the list stops at the first candidates */
 	u32 combos, combo_max;	/* subsets enumerated, allowed */
 	bool dyn, anc, chance;	/* the three orders */
 	u64 rng;
@@ -3707,6 +3708,7 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	u32 ne, ns, i, k, e, best = U32_MAX, bestn = 0;
 
 	t->ncand = 0;
+	t->cand_first = false;
 	t->el = npa_tbound(t, f->bi, false, &ne);
 	t->sl = npa_tbound(t, f->bi, true, &ns);
 	t->erem = f->erem;
@@ -3744,8 +3746,10 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	npa_tothers(t, ne, e);
 	for (k = 2; k <= NPA_TILE_PAIR && k <= t->neo + 1 + t->nso; k++) {
 		npa_tpairs(t, k);
-		if (!f->full && !t->rng && npa_tfirst(t))
+		if (!f->full && !t->rng && npa_tfirst(t)) {
+			t->cand_first = true;
 			return;
+		}
 	}
 	if (t->anc)
 		npa_tancestors(t, ne);
@@ -3869,6 +3873,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 		if (t->cand_depth != depth) {
 			npa_tcands(t, f);
 			t->cand_depth = depth;
+			f->full |= !t->cand_first;
 		}
 		if (f->k >= t->ncand && !f->full) {
 			/* The first candidates failed: list them all. */

@@ -343,20 +343,23 @@ static void test_complete(void)
  * into 75 rectangles are tiled at once. On the sweep, the earlier partial
  * tiling kept (bound 48, the deepest 78), completed with exact sums, is
  * 1.24% over; the deepest, or best fit only, 5.6% (the other steps 17%).
+ * The local search, which starts from the best plan so far, takes it on
+ * to 1.09% when the tiling search leaves it enough of the budget.
  */
 static void test_strips_2000(void)
 {
 	static const struct {
 		bool sweep;
 		u64 seed;
-		u32 algo;
+		u32 algo, also;		/* the step expected, or a later one */
 		unsigned int pct;	/* at most this far over */
 	} cases[] = {
 		/* npa-bench: strip 2000 / 2, sweep 2000 / 1, ... */
-		{ false, 2 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0 },
-		{ true, 1 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0 },
-		{ false, 16 * 7919 + 2000, NPA_PLAN_ALGO_MERGE, 0 },
-		{ true, 53 * 7919 + 2000, NPA_PLAN_ALGO_TILE_FIT, 2 },
+		{ false, 2 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ true, 1 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ false, 16 * 7919 + 2000, NPA_PLAN_ALGO_MERGE, 0, 0 },
+		{ true, 53 * 7919 + 2000, NPA_PLAN_ALGO_TILE_FIT,
+		  NPA_PLAN_ALGO_SEARCH, 2 },
 	};
 	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
 	unsigned int i;
@@ -368,7 +371,8 @@ static void test_strips_2000(void)
 		u64 cap = res.lower_bound + res.lower_bound / 100 * cases[i].pct;
 		u32 want = cases[i].algo;
 
-		tap(peak <= cap && res.algo == want,
+		tap(peak <= cap && (res.algo == want ||
+				    (cases[i].also && res.algo == cases[i].also)),
 		    "%s 2000 (seed %llu): %s, +%.2f%% (at most +%u%%, %s)",
 		    strip_kind(cases[i].sweep),
 		    (unsigned long long)cases[i].seed,
@@ -385,9 +389,10 @@ static void test_strips_2000(void)
  * confirms was ranked alike, the strip of 3000 cut in random directions
  * (seed 18) 7.2% over before the column rank, and the cut strip of 4000
  * (seed 1) 6.2% over while the last rank merged stacks nothing confirms.
- * The guillotine strip of 4000 (seed 8) and the cut strip of 2000 (seed
- * 98) ended 0.78% and 0.23% over while the repairs split only the merged
- * pieces above the bound, not those around the holes of the plan.
+ * The guillotine strip of 4000 (seed 8) and the cut strips of 4000 (seed
+ * 10) and 2000 (seed 98) ended 0.78%, 0.97% and 0.23% over while the
+ * repairs split only the merged pieces above the bound, not those around
+ * the holes of the plan.
  */
 static void test_strips_large(void)
 {
@@ -400,6 +405,7 @@ static void test_strips_large(void)
 		{ true, 3000, 18 * 7919 + 3000 },
 		{ true, 4000, 1 * 7919 + 4000 },
 		{ false, 4000, 8 * 7919 + 4000 },
+		{ true, 4000, 10 * 7919 + 4000 },
 		{ true, 2000, 98 * 7919 + 2000 },
 	};
 	struct npa_plan_buf *b = calloc(4000, sizeof(*b));
