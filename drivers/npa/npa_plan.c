@@ -2895,6 +2895,7 @@ struct npa_tframe {
 	u64 erem, srem;		/* ending, starting rects not in a block yet */
 	u32 mark;		/* trail length before candidate k */
 	bool full;		/* every candidate listed, not the first few */
+	u64 seed;		/* of the random tie-breaks (t->rng) */
 };
 
 /* Where a reduction put the rects: one node, or a run of a Q-node. */
@@ -2925,6 +2926,7 @@ struct npa_tile {
 	u64 cand_key[NPA_TILE_CANDS];
 	u32 ncand;
 	u32 cand_depth;		/* decision the list is for, or U32_MAX */
+	u64 cand_seed;		/* the decision's random tie-breaks */
 	bool cand_first;	/* the list stops at the first candidates */
 	u32 combos, combo_max;	/* subsets enumerated, allowed */
 	bool dyn, anc, chance;	/* the three orders */
@@ -3517,7 +3519,8 @@ static void npa_tcand(struct npa_tile *t, u64 em, u64 sm, u32 tier)
 	t->cand_s[t->ncand] = sm;
 	t->cand_key[t->ncand] = (u64)tier << 48 |
 		(t->rng ? (u64)(hweight64(em) + hweight64(sm)) << 32 |
-			  (npa_rand(t->c) & 0xffffffff) : t->ncand);
+			  (npa_mix64(t->cand_seed + t->ncand) & 0xffffffff) :
+			  t->ncand);
 	t->ncand++;
 }
 
@@ -3709,6 +3712,7 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 
 	t->ncand = 0;
 	t->cand_first = false;
+	t->cand_seed = f->seed;
 	t->el = npa_tbound(t, f->bi, false, &ne);
 	t->sl = npa_tbound(t, f->bi, true, &ns);
 	t->erem = f->erem;
@@ -3786,6 +3790,7 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
 	f->full = false;
+	f->seed = t->rng ? npa_rand(t->c) : 0;
 }
 
 static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
@@ -3921,6 +3926,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			t->fr[depth + 1].srem &= ~sm;
 			t->fr[depth + 1].k = 0;
 			t->fr[depth + 1].full = false;
+			t->fr[depth + 1].seed = t->rng ? npa_rand(c) : 0;
 		} else if (f->bi + 2 < t->nt) {
 			npa_tframe_at(t, &t->fr[depth + 1], f->bi + 1);
 		} else {
