@@ -1216,14 +1216,18 @@ static void npa_ctx_output(const struct npa_ctx *c, struct npa_plan_buf *bufs,
 /* ---------------------------------------------------------------------- */
 /* Searches */
 
-/* splitmix64: the planner's own PRNG, so plans are reproducible. */
-static u64 npa_rand(struct npa_ctx *c)
+/* The splitmix64 finalizer: a 64-bit mix (hashes, random keys). */
+static u64 npa_mix64(u64 z)
 {
-	u64 z = (c->rng += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* splitmix64: the planner's own PRNG, so plans are reproducible. */
+static u64 npa_rand(struct npa_ctx *c)
+{
+	return npa_mix64(c->rng += 0x9e3779b97f4a7c15ULL);
 }
 
 static u32 npa_rand_below(struct npa_ctx *c, u32 n)
@@ -2096,13 +2100,6 @@ struct npa_tt {
 	u64 key;
 	u32 lo, hi;
 };
-
-static u64 npa_mix64(u64 z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Hash key of the decision of frame @f. */
 static u64 npa_dfs_zob(const struct npa_frame *f)
@@ -3778,6 +3775,17 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	}
 }
 
+/*
+ * A decision not taken yet: no candidate tried, its list not made, and
+ * (with random tie-breaks) the seed of its keys.
+ */
+static void npa_tframe_new(struct npa_tile *t, struct npa_tframe *f)
+{
+	f->k = 0;
+	f->full = false;
+	f->seed = t->rng ? npa_rand(t->c) : 0;
+}
+
 /* A decision at bound @bi with all its rects left. */
 static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 {
@@ -3786,11 +3794,9 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 	npa_tbound(t, bi, false, &ne);
 	npa_tbound(t, bi, true, &ns);
 	f->bi = bi;
-	f->k = 0;
 	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
-	f->full = false;
-	f->seed = t->rng ? npa_rand(t->c) : 0;
+	npa_tframe_new(t, f);
 }
 
 static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
@@ -3924,9 +3930,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			t->fr[depth + 1] = *f;
 			t->fr[depth + 1].erem &= ~em;
 			t->fr[depth + 1].srem &= ~sm;
-			t->fr[depth + 1].k = 0;
-			t->fr[depth + 1].full = false;
-			t->fr[depth + 1].seed = t->rng ? npa_rand(c) : 0;
+			npa_tframe_new(t, &t->fr[depth + 1]);
 		} else if (f->bi + 2 < t->nt) {
 			npa_tframe_at(t, &t->fr[depth + 1], f->bi + 1);
 		} else {
