@@ -411,8 +411,9 @@ static void test_strips_large(void)
 		{ true, 4000, 10 * 7919 + 4000 },
 		{ true, 2000, 98 * 7919 + 2000 },
 		{ true, 2000, 89 * 7919 + 2000 },
+		{ false, 8000, 1 * 7919 + 8000 },
 	};
-	struct npa_plan_buf *b = calloc(4000, sizeof(*b));
+	struct npa_plan_buf *b = calloc(8000, sizeof(*b));
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(strips); i++) {
