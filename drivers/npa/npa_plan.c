@@ -4477,8 +4477,17 @@ out:
 struct npa_mpiece {
 	u64 w;
 	u32 lo, hi;
+	u32 ta, tb;		/* @lo and @hi as indices of c->t */
 	u32 a, b;
 	bool stack;		/* @b on top of @a, else @b after @a in time */
+};
+
+/*
+ * The key of a stacked pair, from an earlier round: npa_merge_key(@x,
+ * @y, @bound) was @key in round @round.
+ */
+struct npa_mcache {
+	u32 y, key, bound, round;
 };
 
 struct npa_mkey {
@@ -4505,6 +4514,15 @@ struct npa_merge {
 	u64 *off;
 	u32 *pkey;		/* the keys of the stacked pairs of a round */
 	u64 ops;		/* searches and sums of a round's keys */
+	/*
+	 * Per piece, the key of its pair with the next piece of its lifetime
+	 * (in k[0]); per bound of c->t, the last round that made or merged a
+	 * piece starting or ending there. The key of a stacked pair depends
+	 * on the pieces starting at its start or end and those ending at its
+	 * start: while none of them changed, it still holds.
+	 */
+	struct npa_mcache *kc;
+	u32 *tround, round;
 	/* Levels: the live pieces at lv[lv_at[l], + lv_na[l]). */
 	u32 *lv, nlv;
 	u32 lv_at[NPA_MERGE_LEVELS], lv_na[NPA_MERGE_LEVELS];
@@ -4663,8 +4681,13 @@ static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
 	g->p[g->np] = (struct npa_mpiece){
 		.w = stack ? a->w + b->w : a->w,
 		.lo = a->lo, .hi = stack ? a->hi : b->hi,
+		.ta = a->ta, .tb = stack ? a->tb : b->tb,
 		.a = x, .b = y, .stack = stack,
 	};
+	g->tround[a->ta] = g->round;
+	g->tround[a->tb] = g->round;
+	g->tround[b->ta] = g->round;
+	g->tround[b->tb] = g->round;
 	g->gone[x] = true;
 	g->gone[y] = true;
 	g->gone[g->np] = false;
@@ -4848,6 +4871,28 @@ static u32 npa_merge_key(struct npa_merge *g, u32 x, u32 y, u32 bound)
 }
 
 /*
+ * npa_merge_key() of the stacked pair @x, @y (@y next after @x in k[0]),
+ * from g->kc[@x] when that still holds: the same pair, none of the pieces
+ * its key depends on changed since, and known for @bound (a key is only
+ * known up to the bound it was computed with).
+ */
+static u32 npa_merge_stack_key(struct npa_merge *g, u32 x, u32 y, u32 bound)
+{
+	struct npa_mcache *e = &g->kc[x];
+	const struct npa_mpiece *a = &g->p[x];
+
+	if (e->y == y && e->round > g->tround[a->ta] &&
+	    e->round > g->tround[a->tb] &&
+	    (e->key != U32_MAX || bound <= e->bound))
+		return e->key <= bound ? e->key : U32_MAX;
+	*e = (struct npa_mcache){
+		.y = y, .key = npa_merge_key(g, x, y, bound), .bound = bound,
+		.round = g->round,
+	};
+	return e->key;
+}
+
+/*
  * A round that is not sure: merge the pairs npa_merge_key() ranks first,
  * the stacked ones (neighbours by lifetime) before the ones back to back
  * in time. The least key is looked for among the pairs back to back
@@ -4869,8 +4914,8 @@ static void npa_merge_unsure(struct npa_merge *g)
 	for (i = 0; i + 1 < g->na; i++) {
 		g->pkey[i] = U32_MAX;
 		if (s[i].lo == s[i + 1].lo && s[i].hi == s[i + 1].hi) {
-			g->pkey[i] = npa_merge_key(g, s[i].id, s[i + 1].id,
-						   kmin);
+			g->pkey[i] = npa_merge_stack_key(g, s[i].id,
+							 s[i + 1].id, kmin);
 			kmin = min(kmin, g->pkey[i]);
 		}
 	}
@@ -4929,6 +4974,7 @@ static u32 npa_merge_round(struct npa_merge *g, bool sure)
 {
 	u32 first = g->np, i, na = 0, x, y;
 
+	g->round++;
 	if (sure) {
 		npa_merge_degrees(g);
 		for (i = 0; i < g->na; i++) {
@@ -5165,6 +5211,8 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->nxt);
 	kvfree(g->have);
 	kvfree(g->hole);
+	kvfree(g->kc);
+	kvfree(g->tround);
 }
 
 static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
@@ -5198,15 +5246,18 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
 	g->nxt = kvmalloc_array(m, sizeof(*g->nxt), GFP_KERNEL_ACCOUNT);
 	g->have = kvmalloc_array(m, 2 * sizeof(*g->have), GFP_KERNEL_ACCOUNT);
 	g->hole = kvmalloc_array(m, sizeof(*g->hole), GFP_KERNEL_ACCOUNT);
+	g->kc = kvcalloc(m, 2 * sizeof(*g->kc), GFP_KERNEL_ACCOUNT);
+	g->tround = kvcalloc(c->nt, sizeof(*g->tround), GFP_KERNEL_ACCOUNT);
 	if (!g->p || !g->alive || !g->k[0] || !g->k[1] || !g->k[2] ||
 	    !g->k[3] || !g->sums || !g->pkey || !g->kn || !g->kt ||
 	    !g->after || !g->nafter || !g->deg || !g->mate || !g->gone ||
 	    !g->off || !g->lv || !g->rep_off || !g->rep || !g->nxt ||
-	    !g->have || !g->hole)
+	    !g->have || !g->hole || !g->kc || !g->tround)
 		return -ENOMEM;
 	for (i = 0; i < m; i++) {
 		g->p[i] = (struct npa_mpiece){
 			.w = c->r[i].size, .lo = c->r[i].lo, .hi = c->r[i].hi,
+			.ta = c->r[i].a, .tb = c->r[i].b,
 			.a = NPA_TN_NONE, .b = NPA_TN_NONE,
 		};
 		g->alive[i] = i;
