@@ -4391,7 +4391,8 @@ static void npa_tile_fit(struct npa_tile *t)
  * cheaper than the other steps', and on these instances it is the one that
  * counts): restart r searches the instance (even r) or its mirror in time
  * (odd r) in order (r / 2) % 3, for 16 units per rect (above 4096 rects,
- * fewer if six would not fit in the share), doubled every six restarts.
+ * fewer if six would not fit in the share; in a plan of the merge step's
+ * pieces, all of the share if six would not), doubled every six restarts.
  * A plan it finds is at the bound; without one, its partial tilings are
  * completed. Plans are checked by npa_plan_verify() before they are kept.
  */
@@ -4422,8 +4423,8 @@ static void npa_run_tile(struct npa_ctx *c)
 	 */
 	if (c->m > NPA_PLAN_EXACT_MAX)
 		first = clamp_t(u64, left / 8 * 5 / 6, 1, first);
-	else if (c->piece_plan && stop - c->work < 6 * first)
-		first = max(stop - c->work, 1ULL);
+	else if (c->piece_plan && left / 8 * 5 < 6 * first)
+		first = max(left / 8 * 5, 1ULL);
 	for (r = 0; ret && ret != -ENOSPC && c->work < stop &&
 	     !c->out_of_time; r++) {
 		u32 order = (r / 2) % 3;
@@ -4684,6 +4685,7 @@ static void npa_merge_pair(struct npa_merge *g, u32 x, u32 y)
 		.ta = a->ta, .tb = stack ? a->tb : b->tb,
 		.a = x, .b = y, .stack = stack,
 	};
+	/* Every bound where a piece starts or ends changed (some twice). */
 	g->tround[a->ta] = g->round;
 	g->tround[a->tb] = g->round;
 	g->tround[b->ta] = g->round;
