@@ -4399,7 +4399,7 @@ static void npa_tile_fit(struct npa_tile *t)
 static void npa_run_tile(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
-	u64 stop = c->work + left / 8 * 5;
+	u64 share = left / 8 * 5, stop = c->work + share;
 	u64 first = 16ULL * c->m;
 	struct npa_tile *t;
 	u32 r;
@@ -4422,9 +4422,9 @@ static void npa_run_tile(struct npa_ctx *c)
 	 * get less than 96 m.
 	 */
 	if (c->m > NPA_PLAN_EXACT_MAX)
-		first = clamp_t(u64, left / 8 * 5 / 6, 1, first);
-	else if (c->piece_plan && left / 8 * 5 < 6 * first)
-		first = max(left / 8 * 5, 1ULL);
+		first = clamp_t(u64, share / 6, 1, first);
+	else if (c->piece_plan && share < 6 * first)
+		first = max(share, 1ULL);
 	for (r = 0; ret && ret != -ENOSPC && c->work < stop &&
 	     !c->out_of_time; r++) {
 		u32 order = (r / 2) % 3;
