@@ -78,9 +78,14 @@
 #define NPA_PLAN_CHECK_EVERY	1024
 /* Largest instance the exact search is tried on. */
 #define NPA_PLAN_EXACT_MAX	4096
-/* Modes of npa_plan_run(): the baseline only; no merge step. */
+/*
+ * Modes of npa_plan_run(): the baseline only; no merge step; one metric
+ * order and no baseline (the merge step's plans of the pieces of an
+ * instance above NPA_PLAN_EXACT_MAX, see npa_merge_plan()).
+ */
 #define NPA_RUN_GREEDY		1U
 #define NPA_RUN_NO_MERGE	2U
+#define NPA_RUN_LEAN		4U
 
 /* A buffer of non-zero size, as the planner sees it. */
 struct npa_rect {
@@ -1264,14 +1269,14 @@ static void npa_run_greedy(struct npa_ctx *c)
 }
 
 /*
- * First fit in each metric order: the first three as the budget allows,
- * the others within half of it.
+ * First fit in each of the first @orders metric orders: the first three
+ * as the budget allows, the others within half of it.
  */
-static void npa_run_orders(struct npa_ctx *c)
+static void npa_run_orders(struct npa_ctx *c, u32 orders)
 {
 	u32 metric;
 
-	for (metric = 0; metric < NPA_METRIC_COUNT; metric++) {
+	for (metric = 0; metric < orders; metric++) {
 		if (c->have_best && (c->best_peak <= c->lb ||
 				     (metric >= 3 &&
 				      c->work + c->m > c->budget / 2) ||
@@ -5038,7 +5043,16 @@ static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
 			.size = p->w, .lo = p->lo, .hi = p->hi,
 		};
 	}
-	ret = npa_plan_run(bufs, n, &prm, &res, NPA_RUN_NO_MERGE);
+	/*
+	 * The scale holds for the tiling search, not for first fit and
+	 * best fit, whose index is over the bounds of the time: in the plans
+	 * of the pieces of a cut strip of 8000 the metric orders and the
+	 * baseline took 3-6 us a placement, 400 of its 1250 ms for 4% of
+	 * its budget. Above the exact search's limit those plans run one
+	 * order and no baseline (the tiling search is what solves a level).
+	 */
+	ret = npa_plan_run(bufs, n, &prm, &res, NPA_RUN_NO_MERGE |
+			   (c->m > NPA_PLAN_EXACT_MAX ? NPA_RUN_LEAN : 0));
 	c->work += div_u64(res.work + scale - 1, scale);
 	if (ret) {
 		kvfree(bufs);
@@ -5279,28 +5293,36 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
  * The merge step, for an instance the tiling search runs on (whose plan at
  * the bound leaves no byte free) and has not solved (above the exact
  * search's limit: before the tiling search): three quarters of the budget
- * left (the steps after it hardly ever improve on it where it
- * runs; its rounds cost a few percent of the budget at 2000 rects and
- * half of its share at 4000). The pieces are kept as a level when no sure
- * merge is left the first time, then each time they are down to half of
- * the last level, and at the end. The levels are planned smallest first
- * (the cheapest, and the merges make the plan of a few pieces easy), each
- * with half of what is left of half the step's budget; the best of those
- * plans is repaired with the rest. Not inlined, so that npa_plan_run(),
- * which the plans of the levels run again, keeps a small frame.
+ * left (the steps after it hardly ever improve on it where it runs; its
+ * rounds cost a few percent of the budget at 2000 rects and half of its
+ * share at 4000), and above the exact search's limit all of it (when the
+ * rounds run to the end, npa_plan_run() does not run the tiling search
+ * after it). The pieces are kept as a level when no sure merge is left the
+ * first time, then each time they are down to half of the last level, and
+ * at the end. The levels are planned smallest first (the cheapest, and the
+ * merges make the plan of a few pieces easy), each with half of what is
+ * left of half the step's budget; the best of those plans is repaired with
+ * the rest. Not inlined, so that npa_plan_run(), which the plans of the
+ * levels run again, keeps a small frame.
+ *
+ * Return: true when the rounds ran to the end (the instance is made of
+ * cut rectangles), false when they stopped at the first sure merges or
+ * the step could not run at all.
  */
-static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
+static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
-	u64 stop = c->work + left / 4 * 3, best = U64_MAX, lstop;
+	u64 stop, best = U64_MAX, lstop;
 	struct npa_merge *g;
+	bool cut = false;
 	u32 l;
 
 	if (c->best_peak <= c->lb || !npa_tile_fits(c))
-		return;
+		return false;
+	stop = c->work + (c->m > NPA_PLAN_EXACT_MAX ? left : left / 4 * 3);
 	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)
-		return;
+		return false;
 	if (npa_merge_init(g, c))
 		goto out;
 	while (g->na > 1 && c->work < stop && !npa_time_check(c)) {
@@ -5332,6 +5354,7 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 		    g->nlv < NPA_MERGE_LEVELS - 1)
 			npa_merge_level(g);
 	}
+	cut = true;
 	c->work += div_u64(g->ops, 32);
 	if (!g->nlv || g->na < g->lv_na[g->nlv - 1])
 		npa_merge_level(g);
@@ -5354,6 +5377,7 @@ static noinline_for_stack void npa_run_merge(struct npa_ctx *c)
 out:
 	npa_merge_free(g);
 	kfree(g);
+	return cut;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -5434,19 +5458,26 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	c->rng = 0x9e3779b97f4a7c15ULL;
 
 	if (!(mode & NPA_RUN_GREEDY))
-		npa_run_orders(c);
-	npa_run_greedy(c);
+		npa_run_orders(c, mode & NPA_RUN_LEAN ? 1 : NPA_METRIC_COUNT);
+	if (!(mode & NPA_RUN_LEAN))
+		npa_run_greedy(c);
 	if (!(mode & NPA_RUN_GREEDY)) {
 		/* Tightly packed: only the exact search does any good. */
 		if (tight) {
+			bool cut = false;
+
 			/*
 			 * Above the exact search's limit the tiling search
 			 * hardly ever finishes, and its share would leave the
-			 * merge step too little: the merge step goes first.
+			 * merge step too little: the merge step goes first,
+			 * and on rects cut from a strip, where the tiling
+			 * search after it never gave the best plan, it takes
+			 * the whole budget.
 			 */
 			if (m > NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
-				npa_run_merge(c);
-			npa_run_tile(c);
+				cut = npa_run_merge(c);
+			if (!cut)
+				npa_run_tile(c);
 			if (m <= NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
 			npa_run_exact(c, true);
