@@ -5303,11 +5303,11 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
  * merges make the plan of a few pieces easy), each with half of what is
  * left of half the step's budget; the best of those plans is repaired with
  * the rest. Not inlined, so that npa_plan_run(), which the plans of the
- * levels run again, keeps a small frame.
- *
- * Return: true when the rounds ran to the end (the instance is made of
- * cut rectangles), false when they stopped at the first sure merges or
- * the step could not run at all.
+ * levels run again, keeps a small frame. Returns false when the step did
+ * not run or stopped the first time no sure merge was left, with more
+ * than 29/32 of the rects still there (not cut rectangles), else true
+ * (also when the budget or the clock ended the rounds: a tiling search
+ * after them would get nothing either).
  */
 static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 {
