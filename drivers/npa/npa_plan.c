@@ -4478,6 +4478,13 @@ out:
 #define NPA_MERGE_LEVELS	34
 /* Most repairs of the best plan of a level. */
 #define NPA_MERGE_REPAIRS	8
+/*
+ * Levels planned above the exact search's limit: the two with the fewest
+ * pieces. At 8000 rects the plans of the others (1600-7300 pieces, with a
+ * few thousand units) ended 26-51% over and never gave the plan that was
+ * kept or repaired into the optimum; their share goes to the repairs.
+ */
+#define NPA_MERGE_PLANNED	2
 
 /* Pieces 0 .. m - 1 are the rects; @a, @b the two a merge made it of. */
 struct npa_mpiece {
@@ -5301,14 +5308,15 @@ static int npa_merge_init(struct npa_merge *g, struct npa_ctx *c)
  * after it). The pieces are kept as a level when no sure merge is left the
  * first time, then each time they are down to half of the last level, and
  * at the end. The levels are planned smallest first (the cheapest, and the
- * merges make the plan of a few pieces easy), each with half of what is
- * left of half the step's budget; the best of those plans is repaired with
- * the rest. Not inlined, so that npa_plan_run(), which the plans of the
- * levels run again, keeps a small frame. Returns false when the step did
- * not run or stopped the first time no sure merge was left, with more
- * than 29/32 of the rects still there (not cut rectangles), else true
- * (also when the budget or the clock ended the rounds: a tiling search
- * after them would get nothing either).
+ * merges make the plan of a few pieces easy; above the exact search's
+ * limit only NPA_MERGE_PLANNED of them), each with half of what is left of
+ * half the step's budget; the best of those plans is repaired with the
+ * rest. Not inlined, so that npa_plan_run(), which the plans of the levels
+ * run again, keeps a small frame. Returns false when the step did not run
+ * or stopped the first time no sure merge was left, with more than 29/32
+ * of the rects still there (not cut rectangles), else true (also when the
+ * budget or the clock ended the rounds: a tiling search after them would
+ * get nothing either).
  */
 static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 {
@@ -5316,7 +5324,7 @@ static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 	u64 stop, best = U64_MAX, lstop;
 	struct npa_merge *g;
 	bool cut = false;
-	u32 l;
+	u32 l, planned;
 
 	if (c->best_peak <= c->lb || !npa_tile_fits(c))
 		return false;
@@ -5360,7 +5368,10 @@ static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 	if (!g->nlv || g->na < g->lv_na[g->nlv - 1])
 		npa_merge_level(g);
 	lstop = c->work < stop ? c->work + (stop - c->work) / 2 : stop;
-	for (l = g->nlv; l-- && c->best_peak > c->lb && c->work < lstop; ) {
+	planned = c->m > NPA_PLAN_EXACT_MAX ? NPA_MERGE_PLANNED : g->nlv;
+	l = g->nlv;
+	while (l-- && g->nlv - l <= planned && c->best_peak > c->lb &&
+	       c->work < lstop) {
 		const u32 *ids = g->lv + g->lv_at[l];
 		u64 peak = npa_merge_plan(g, ids, g->lv_na[l],
 					  l ? (lstop - c->work) / 2 :
