@@ -5016,6 +5016,16 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			struct npa_plan_result *res, u32 mode);
 
 /*
+ * Above the exact search's limit the merge step comes before the tiling
+ * search and, on cut rectangles, has the budget to itself: it takes all
+ * of it, plans only NPA_MERGE_PLANNED levels, and their plans are lean.
+ */
+static bool npa_merge_first(const struct npa_ctx *c)
+{
+	return c->m > NPA_PLAN_EXACT_MAX;
+}
+
+/*
  * Plan the pieces @ids[0, @n) as an instance of their own with @budget,
  * and keep the plan of the rects it makes if it is better. The offsets
  * of the pieces (and of the pieces they were made of) go to g->off[];
@@ -5060,7 +5070,7 @@ static u64 npa_merge_plan(struct npa_merge *g, const u32 *ids, u32 n,
 	 * tiling search is what solves a level).
 	 */
 	ret = npa_plan_run(bufs, n, &prm, &res, NPA_RUN_NO_MERGE |
-			   (c->m > NPA_PLAN_EXACT_MAX ? NPA_RUN_LEAN : 0));
+			   (npa_merge_first(c) ? NPA_RUN_LEAN : 0));
 	c->work += div_u64(res.work + scale - 1, scale);
 	if (ret) {
 		kvfree(bufs);
@@ -5328,7 +5338,7 @@ static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 
 	if (c->best_peak <= c->lb || !npa_tile_fits(c))
 		return false;
-	stop = c->work + (c->m > NPA_PLAN_EXACT_MAX ? left : left / 4 * 3);
+	stop = c->work + (npa_merge_first(c) ? left : left / 4 * 3);
 	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)
 		return false;
@@ -5368,7 +5378,7 @@ static noinline_for_stack bool npa_run_merge(struct npa_ctx *c)
 	if (!g->nlv || g->na < g->lv_na[g->nlv - 1])
 		npa_merge_level(g);
 	lstop = c->work < stop ? c->work + (stop - c->work) / 2 : stop;
-	planned = c->m > NPA_PLAN_EXACT_MAX ? NPA_MERGE_PLANNED : g->nlv;
+	planned = npa_merge_first(c) ? NPA_MERGE_PLANNED : g->nlv;
 	l = g->nlv;
 	while (l-- && g->nlv - l <= planned && c->best_peak > c->lb &&
 	       c->work < lstop) {
@@ -5486,11 +5496,11 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			 * search after it never gave the best plan, it takes
 			 * the whole budget.
 			 */
-			if (m > NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
+			if (npa_merge_first(c) && !(mode & NPA_RUN_NO_MERGE))
 				cut = npa_run_merge(c);
 			if (!cut)
 				npa_run_tile(c);
-			if (m <= NPA_PLAN_EXACT_MAX && !(mode & NPA_RUN_NO_MERGE))
+			if (!npa_merge_first(c) && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
