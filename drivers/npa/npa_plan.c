@@ -2938,6 +2938,7 @@ struct npa_tile {
 	const u32 *el, *sl;
 	u64 erem, srem;
 	u32 eo[64], neo, so[64], nso, e0;
+	u64 spre[65];		/* spre[k]: the sizes of so[0, k) summed */
 	bool comp;
 	u32 be[64], bs[64];	/* the block being applied */
 	/*
@@ -3544,6 +3545,17 @@ static bool npa_tsame(const struct npa_tile *t, u32 a, u32 b)
 }
 
 /*
+ * The most @k of the starting rects t->so[] can sum to: their sizes
+ * ascend, so the last @k. The enumerations below stop where even that
+ * falls short of the target: what they would try there counts against
+ * the allowance of subsets and the budget and cannot give a candidate.
+ */
+static u64 npa_tso_most(const struct npa_tile *t, u32 k)
+{
+	return t->spre[t->nso] - t->spre[t->nso - k];
+}
+
+/*
  * @left more starting rects from t->so[@i ...] to reach @target; rects
  * alike in all are interchangeable, so only the first of a run is taken.
  */
@@ -3552,6 +3564,8 @@ static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
 {
 	u32 j;
 
+	if (left && (t->nso - i < left || npa_tso_most(t, left) < target))
+		return;
 	if (!left) {
 		if (target)
 			return;
@@ -3584,7 +3598,10 @@ static void npa_tfind_e(struct npa_tile *t, u32 i, u32 left, u64 sum, u64 em,
 	u32 j;
 
 	if (!left) {
-		npa_tfind_s(t, 0, b, sum, 0, em);
+		/* The least @b starting rects sum to is the first @b. */
+		if (b <= t->nso && t->spre[b] <= sum &&
+		    npa_tso_most(t, b) >= sum)
+			npa_tfind_s(t, 0, b, sum, 0, em);
 		return;
 	}
 	for (j = i; j < t->neo; j++) {
@@ -3619,6 +3636,8 @@ static void npa_tsubset(struct npa_tile *t, u32 j, u64 target, u64 sm, u64 em)
 		npa_tcand(t, em, sm, npa_tbelieve(t, em, sm, true, true) ? 0 : 2);
 		return;
 	}
+	if (npa_tso_most(t, t->nso - j) < target)
+		return;
 	for (; j < t->nso; j++) {
 		u64 sz = t->c->r[t->sl[t->so[j]]].size;
 
@@ -3725,9 +3744,13 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 		return;
 	}
 	t->nso = 0;
+	t->spre[0] = 0;
 	for (i = 0; i < ns; i++)
-		if (t->srem >> i & 1)
+		if (t->srem >> i & 1) {
+			t->spre[t->nso + 1] = t->spre[t->nso] +
+					      t->c->r[t->sl[i]].size;
 			t->so[t->nso++] = i;
+		}
 	t->comp = false;
 	e = __ffs64(t->erem);
 	/* One allowance of subsets for all the probes. */
