@@ -569,12 +569,13 @@ static void npa_test_strip_by(struct kunit *test, u64 seed, u64 budget,
 }
 
 /*
- * Seed 28: the tiling search does not finish with this budget, and the
- * deepest partial tiling, completed from its bound on, is 1.9% over.
+ * Seed 593: the tiling search does not finish with this budget, and the
+ * deepest partial tiling, completed from its bound on, is 2.8% over.
  */
 static void npa_plan_test_tile_fit(struct kunit *test)
 {
-	npa_test_strip_by(test, 28, 20000, NPA_PLAN_ALGO_TILE_FIT, 1000000 / 20);
+	npa_test_strip_by(test, 593, 20000, NPA_PLAN_ALGO_TILE_FIT,
+			  1000000 / 20);
 }
 
 /*
