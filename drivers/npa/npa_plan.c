@@ -4424,7 +4424,7 @@ static void npa_tile_fit(struct npa_tile *t)
  * A plan it finds is at the bound; without one, its partial tilings are
  * completed. Plans are checked by npa_plan_verify() before they are kept.
  */
-static void npa_run_tile(struct npa_ctx *c)
+static noinline_for_stack void npa_run_tile(struct npa_ctx *c)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0;
 	u64 share = left / 8 * 5, stop = c->work + share;
