@@ -2843,6 +2843,13 @@ static void npa_run_skyline(struct npa_ctx *c)
  * instance and on its mirror in time, with a limit that doubles every six
  * restarts and, after twelve, random tie-breaks.
  *
+ * Rects of the same size that start at the same bound in different
+ * blocks could have taken each other's places: which one took which is a
+ * guess the search need not make until one of them ends. When every
+ * candidate of a decision fails (at the top level: not in the plans of
+ * the merge step's pieces), they are tried again with one ending rect
+ * traded for such a twin that lives on (npa_treduce_twins()).
+ *
  * A wrong block is often found out only hundreds of bounds later, when
  * the tree has become tight enough to refute it; the search keeps the
  * deepest tiling of the time before some bound it got to in each
@@ -2862,6 +2869,8 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_PROBE	4	/* largest pair looked for to pick the rect */
 #define NPA_TILE_COMBOS	20000	/* subsets enumerated per kind */
 #define NPA_TILE_SUBSET	24	/* most starting rects for a full subset sum */
+#define NPA_TILE_TWINS	8	/* twins traded for one candidate, at most */
+#define NPA_TILE_TWIN_SCAN	32	/* rects of its size looked at, for one */
 /* -16 log2(e^-4): a pair this unlikely by chance is believed. */
 #define NPA_TILE_CHANCE	92
 
@@ -2898,6 +2907,7 @@ struct npa_tframe {
 	u64 erem, srem;		/* ending, starting rects not in a block yet */
 	u32 mark;		/* trail length before candidate k */
 	bool full;		/* every candidate listed, not the first few */
+	bool twins;		/* trying them again, trading twins */
 	u64 seed;		/* of the random tie-breaks (t->rng) */
 };
 
@@ -2921,6 +2931,8 @@ struct npa_tile {
 	struct npa_trec *rec;
 	u32 nrec, s_top, f_top;
 	u32 *sids, *fids;
+	u32 *spos;		/* per rect: where it is in @sids */
+	bool twins;		/* the block being applied trades twins */
 	struct npa_tframe *fr;
 	u32 *stk, *touched, *cls[3];
 	u32 ntouched;
@@ -3392,6 +3404,124 @@ static void npa_tlinear(struct npa_tile *t, u32 x, u32 *out, u32 *cnt)
 	}
 }
 
+/* The rects ending (@starts false) or starting at bound @bi of the view. */
+static const u32 *npa_tbound(const struct npa_tile *t, u32 bi, bool starts,
+			     u32 *cnt)
+{
+	u32 b = t->mirror ? t->nt - 1 - bi : bi, k = starts != t->mirror;
+
+	*cnt = t->base[k][b + 1] - t->base[k][b];
+	return t->list[k] + t->base[k][b];
+}
+
+/* The bounds of the view where rect @x starts and ends. */
+static u32 npa_tvstart(const struct npa_tile *t, u32 x)
+{
+	return t->mirror ? t->nt - 1 - t->c->r[x].b : t->c->r[x].a;
+}
+
+static u32 npa_tvend(const struct npa_tile *t, u32 x)
+{
+	return t->mirror ? t->nt - 1 - t->c->r[x].a : t->c->r[x].b;
+}
+
+/*
+ * Live rects @x and @y of the same size, started at the same bound, trade
+ * places: in the tree, in the records of the blocks that started them,
+ * and as the anchors of records (a rect beside a run stands for its
+ * place).
+ */
+static void npa_tswap(struct npa_tile *t, u32 x, u32 y)
+{
+	u32 px = t->n[x].parent, nx = t->n[x].next;
+	u32 py = t->n[y].parent, ny = t->n[y].next;
+	u32 sx = t->spos[x], sy = t->spos[y], i;
+
+	if (nx == y) {
+		npa_tdetach(t, y);
+		npa_tinsert(t, px, y, x);
+	} else if (ny == x) {
+		npa_tdetach(t, x);
+		npa_tinsert(t, py, x, y);
+	} else {
+		npa_tdetach(t, x);
+		npa_tdetach(t, y);
+		npa_tinsert(t, px, y, nx);
+		npa_tinsert(t, py, x, ny);
+	}
+	npa_tset(t, &t->sids[sx], y);
+	npa_tset(t, &t->sids[sy], x);
+	npa_tset(t, &t->spos[x], sy);
+	npa_tset(t, &t->spos[y], sx);
+	for (i = 0; i < t->nrec; i++) {
+		if (t->rec[i].anchor == x)
+			npa_tset(t, &t->rec[i].anchor, y);
+		else if (t->rec[i].anchor == y)
+			npa_tset(t, &t->rec[i].anchor, x);
+	}
+	t->c->work += t->nrec / 64 + 1;
+}
+
+static bool npa_tin(const u32 *ids, u32 n, u32 x)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == x)
+			return true;
+	return false;
+}
+
+/*
+ * npa_treduce() of the ending rects @eids[0, @ne) with one of them traded
+ * for a twin: a rect of its size, started at the same bound, that lives
+ * on past this one (it is in the tree) and is not in the block. Looks
+ * at the first NPA_TILE_TWIN_SCAN rects of its size that started with
+ * it, tries NPA_TILE_TWINS trades at most (each a swap, which scans the
+ * records, and a reduction), and keeps the first that reduces.
+ */
+static bool npa_treduce_twins(struct npa_tile *t, const u32 *eids, u32 ne,
+			      struct npa_tfull *out)
+{
+	u32 mark = t->ntr, tries = 0, i, j, k, cnt;
+
+	for (i = 0; i < ne; i++) {
+		u32 e = eids[i], bi = npa_tvend(t, e), a = 0;
+		u64 size = t->c->r[e].size;
+		const u32 *l = npa_tbound(t, npa_tvstart(t, e), true, &cnt);
+
+		/* The bound's list is by size: the first of @e's size. */
+		j = cnt;
+		while (a < j) {
+			u32 mid = a + (j - a) / 2;
+
+			if (t->c->r[l[mid]].size < size)
+				a = mid + 1;
+			else
+				j = mid;
+		}
+		for (k = a; k < cnt && k - a < NPA_TILE_TWIN_SCAN &&
+		     t->c->r[l[k]].size == size; k++) {
+			u32 d = l[k];
+
+			if (d == e || npa_tvend(t, d) <= bi ||
+			    npa_tin(eids, ne, d))
+				continue;
+			if (++tries > NPA_TILE_TWINS)
+				goto fail;
+			npa_tunwind(t, mark);
+			npa_tswap(t, e, d);
+			if (npa_treduce(t, eids, ne, out))
+				return true;
+			if (t->overflow)
+				return false;
+		}
+	}
+fail:
+	npa_tunwind(t, mark);
+	return false;
+}
+
 /* The block @eids -> @sids: reduce, record, replace. */
 static bool npa_tapply(struct npa_tile *t, const u32 *eids, u32 ne,
 		       const u32 *sids, u32 ns)
@@ -3400,7 +3530,8 @@ static bool npa_tapply(struct npa_tile *t, const u32 *eids, u32 ne,
 	struct npa_tfull f;
 	u32 nn, i, x;
 
-	if (!npa_treduce(t, eids, ne, &f))
+	if (!(t->twins ? npa_treduce_twins(t, eids, ne, &f) :
+			 npa_treduce(t, eids, ne, &f)))
 		return false;
 	r->s_at = t->s_top;
 	r->s_cnt = ns;
@@ -3452,20 +3583,12 @@ static bool npa_tapply(struct npa_tile *t, const u32 *eids, u32 ne,
 		}
 	}
 	memcpy(t->sids + t->s_top, sids, ns * sizeof(*sids));
+	for (i = 0; i < ns; i++)
+		t->spos[sids[i]] = t->s_top + i;
 	npa_tset(t, &t->s_top, t->s_top + ns);
 	npa_tset(t, &t->f_top, t->f_top + ne);
 	npa_tset(t, &t->nrec, t->nrec + 1);
 	return !t->overflow;
-}
-
-/* The rects ending (@starts false) or starting at bound @bi of the view. */
-static const u32 *npa_tbound(const struct npa_tile *t, u32 bi, bool starts,
-			     u32 *cnt)
-{
-	u32 b = t->mirror ? t->nt - 1 - bi : bi, k = starts != t->mirror;
-
-	*cnt = t->base[k][b + 1] - t->base[k][b];
-	return t->list[k] + t->base[k][b];
 }
 
 /* 16 log2 of C(@n, @k). */
@@ -3812,6 +3935,7 @@ static void npa_tframe_new(struct npa_tile *t, struct npa_tframe *f)
 {
 	f->k = 0;
 	f->full = false;
+	f->twins = false;
 	f->seed = t->rng ? npa_rand(t->c) : 0;
 }
 
@@ -3885,6 +4009,8 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 	}
 	memcpy(t->sids, sl, ns * sizeof(*sl));
 	t->s_top = ns;
+	for (i = 0; i < ns; i++)
+		t->spos[sl[i]] = i;
 	t->f_top = 0;
 	t->nrec = 0;
 	t->ntr = 0;
@@ -3920,6 +4046,11 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			f->full = true;
 			npa_tcands(t, f);
 		}
+		if (f->k >= t->ncand && !f->twins && !c->piece_plan) {
+			/* Again, trading twins. */
+			f->twins = true;
+			f->k = 0;
+		}
 		if (f->k >= t->ncand) {
 			if (!depth)
 				return -ENOENT;
@@ -3949,6 +4080,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 				if (sm >> i & 1)
 					sids[ns++] = sl2[i];
 		}
+		t->twins = f->twins;
 		if (!npa_tapply(t, ep, ne, sp, ns)) {
 			npa_tunwind(t, f->mark);
 			f->k++;
@@ -4031,6 +4163,7 @@ static void npa_tile_free(struct npa_tile *t)
 	kvfree(t->tr);
 	kvfree(t->rec);
 	kvfree(t->sids);
+	kvfree(t->spos);
 	kvfree(t->fids);
 	kvfree(t->fr);
 	kvfree(t->stk);
@@ -4076,6 +4209,7 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	t->tr = kvmalloc_array(t->trcap, sizeof(*t->tr), GFP_KERNEL_ACCOUNT);
 	t->rec = kvmalloc_array(m + 1, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
 	t->sids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->spos = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->fids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->fr = kvmalloc_array(m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
 	t->stk = kvmalloc_array(2 * t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
@@ -4090,8 +4224,9 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	t->pre = kvmalloc_array(m + 1, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	t->gap = kvmalloc_array(m, sizeof(*t->gap), GFP_KERNEL_ACCOUNT);
 	if (!t->base[0] || !t->base[1] || !t->list[0] || !t->list[1] ||
-	    !t->n || !t->tr || !t->rec || !t->sids || !t->fids || !t->fr ||
-	    !t->stk || !t->touched || !t->cls[0] || !t->cls[1] || !t->cls[2] ||
+	    !t->n || !t->tr || !t->rec || !t->sids || !t->spos || !t->fids ||
+	    !t->fr || !t->stk || !t->touched || !t->cls[0] || !t->cls[1] ||
+	    !t->cls[2] ||
 	    !t->part[0][0] || !t->part[0][1] || !t->part[1][0] ||
 	    !t->part[1][1] || !t->mark || !t->pre || !t->gap)
 		return -ENOMEM;
