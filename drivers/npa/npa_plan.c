@@ -2950,6 +2950,8 @@ struct npa_tile {
 	const u32 *el, *sl;
 	u64 erem, srem;
 	u32 eo[64], neo, so[64], nso, e0;
+	u64 esz[64], ssz[64];	/* the sizes of eo[] and so[] */
+	bool sdup[64];		/* so[k] is alike in all to so[k - 1] */
 	u64 spre[65];		/* spre[k]: the sizes of so[0, k) summed */
 	bool comp;
 	u32 be[64], bs[64];	/* the block being applied */
@@ -3685,6 +3687,7 @@ static u64 npa_tso_most(const struct npa_tile *t, u32 k)
 static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
 			u64 sm, u64 em)
 {
+	u64 most;
 	u32 j;
 
 	if (left && (t->nso - i < left || npa_tso_most(t, left) < target))
@@ -3700,14 +3703,15 @@ static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
 				  npa_tbelieve(t, em, sm, true, false) ? 0 : 2);
 		return;
 	}
+	most = div64_u64(target, left);
 	for (j = i; j < t->nso; j++) {
-		u64 sz = t->c->r[t->sl[t->so[j]]].size;
+		u64 sz = t->ssz[j];
 
 		if (!npa_tcombo(t))
 			return;
-		if (sz > div64_u64(target, left))
+		if (sz > most)
 			break;	/* sizes ascend */
-		if (j > i && npa_tsame(t, t->sl[t->so[j]], t->sl[t->so[j - 1]]))
+		if (j > i && t->sdup[j])
 			continue;
 		npa_tfind_s(t, j + 1, left - 1, target - sz,
 			    sm | 1ULL << t->so[j], em);
@@ -3730,8 +3734,7 @@ static void npa_tfind_e(struct npa_tile *t, u32 i, u32 left, u64 sum, u64 em,
 	for (j = i; j < t->neo; j++) {
 		if (!npa_tcombo(t))
 			return;
-		npa_tfind_e(t, j + 1, left - 1,
-			    sum + t->c->r[t->el[t->eo[j]]].size,
+		npa_tfind_e(t, j + 1, left - 1, sum + t->esz[j],
 			    em | 1ULL << t->eo[j], b);
 	}
 }
@@ -3762,7 +3765,7 @@ static void npa_tsubset(struct npa_tile *t, u32 j, u64 target, u64 sm, u64 em)
 	if (npa_tso_most(t, t->nso - j) < target)
 		return;
 	for (; j < t->nso; j++) {
-		u64 sz = t->c->r[t->sl[t->so[j]]].size;
+		u64 sz = t->ssz[j];
 
 		if (!npa_tcombo(t))
 			return;
@@ -3816,9 +3819,12 @@ static void npa_tothers(struct npa_tile *t, u32 ne, u32 e)
 
 	t->e0 = e;
 	t->neo = 0;
-	for (i = 0; i < ne; i++)
-		if (i != e && t->erem >> i & 1)
+	for (i = 0; i < ne; i++) {
+		if (i != e && t->erem >> i & 1) {
+			t->esz[t->neo] = t->c->r[t->el[i]].size;
 			t->eo[t->neo++] = i;
+		}
+	}
 }
 
 /*
@@ -3868,12 +3874,15 @@ static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
 	}
 	t->nso = 0;
 	t->spre[0] = 0;
-	for (i = 0; i < ns; i++)
-		if (t->srem >> i & 1) {
-			t->spre[t->nso + 1] = t->spre[t->nso] +
-					      t->c->r[t->sl[i]].size;
-			t->so[t->nso++] = i;
-		}
+	for (i = 0; i < ns; i++) {
+		if (!(t->srem >> i & 1))
+			continue;
+		k = t->nso++;
+		t->so[k] = i;
+		t->ssz[k] = t->c->r[t->sl[i]].size;
+		t->sdup[k] = k && npa_tsame(t, t->sl[i], t->sl[t->so[k - 1]]);
+		t->spre[k + 1] = t->spre[k] + t->ssz[k];
+	}
 	t->comp = false;
 	e = __ffs64(t->erem);
 	/* One allowance of subsets for all the probes. */
