@@ -3675,6 +3675,28 @@ static bool npa_tsame(const struct npa_tile *t, u32 a, u32 b)
  * falls short of the target: what they would try there counts against
  * the allowance of subsets and the budget and cannot give a candidate.
  */
+/*
+ * @k subsets enumerated that add no candidate: what @k calls of
+ * npa_tcombo() would count and charge, at once.
+ */
+static bool npa_tcombos(struct npa_tile *t, u32 k)
+{
+	u32 room, now;
+
+	if (!k)
+		return true;
+	if (t->ncand >= NPA_TILE_CANDS - 1)
+		return false;
+	room = t->combo_max > t->combos ? t->combo_max - t->combos : 0;
+	now = min(k, room);
+	t->c->work += (t->combos + now) / 128 - t->combos / 128;
+	t->combos += now;
+	if (k <= room)
+		return true;
+	t->combos++;	/* the one over the cap */
+	return false;
+}
+
 static u64 npa_tso_most(const struct npa_tile *t, u32 k)
 {
 	return t->spre[t->nso] - t->spre[t->nso - k];
@@ -3688,7 +3710,7 @@ static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
 			u64 sm, u64 em)
 {
 	u64 most;
-	u32 j;
+	u32 j = i;
 
 	if (left && (t->nso - i < left || npa_tso_most(t, left) < target))
 		return;
@@ -3704,7 +3726,25 @@ static void npa_tfind_s(struct npa_tile *t, u32 i, u32 left, u64 target,
 		return;
 	}
 	most = div64_u64(target, left);
-	for (j = i; j < t->nso; j++) {
+	if (left == 1) {
+		/*
+		 * Only a rect of size @target ends the subset: skip those
+		 * smaller (sizes ascend), counted as the loop would.
+		 */
+		u32 b = t->nso;
+
+		while (j < b) {
+			u32 mid = j + (b - j) / 2;
+
+			if (t->ssz[mid] < target)
+				j = mid + 1;
+			else
+				b = mid;
+		}
+		if (!npa_tcombos(t, j - i))
+			return;
+	}
+	for (; j < t->nso; j++) {
 		u64 sz = t->ssz[j];
 
 		if (!npa_tcombo(t))
