@@ -133,7 +133,10 @@ static void npa_job_put_imports(struct npa_job *job, bool foreign)
  * @job: a job that was queued.
  * @status: enum npa_job_status it ended with.
  *
- * Context: Process context.
+ * Releases the job's buffers and its model; the job itself lives on as
+ * long as its fence.
+ *
+ * Context: Process context, no npa lock held: may free the model.
  */
 void npa_job_end(struct npa_job *job, u32 status)
 {
@@ -157,6 +160,13 @@ void npa_job_end(struct npa_job *job, u32 status)
 	 * them (DMA_BUF_IOCTL_IMPORT_SYNC_FILE): only after the signal.
 	 */
 	npa_job_put_imports(job, true);
+	/*
+	 * The NPU is done with the model: a fence userspace keeps (a job fd,
+	 * a sync_file, a dma-buf's reservation) must not keep its arena in
+	 * the carveout after the model is destroyed.
+	 */
+	npa_model_put(job->model);
+	job->model = NULL;
 	npa_job_put(job);
 }
 

@@ -694,6 +694,38 @@ static void test_close_in_flight(void)
 	io_destroy(&io);
 }
 
+/* An ended job's fence outlives its model: the private arena goes at once. */
+static void test_model_outlived(int fd)
+{
+	struct npa_query q0, q1, q2;
+	struct npa_job_wait w;
+	int model, job = -1, ret;
+	struct io io;
+
+	if (io_create(fd, &io, 12) || npa_query(fd, &q0)) {
+		tap_ok(0, "model outlived: query and buffers");
+		return;
+	}
+	model = npa_model_create(fd, &graph, NPA_MODEL_PRIVATE_ARENA, 0, NULL);
+	if (model > 0)
+		job = submit(fd, model, &io, 0, NULL);
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !npa_query(fd, &q1) &&
+	       q1.private_arena_bytes > q0.private_arena_bytes,
+	       "a job on a private-arena model is done (%d, arena %llu -> %llu)", ret,
+	       (unsigned long long)q0.private_arena_bytes,
+	       (unsigned long long)q1.private_arena_bytes);
+	ret = npa_model_destroy(fd, model);
+	tap_ok(ret == 0 && !npa_query(fd, &q2) &&
+	       q2.private_arena_bytes == q0.private_arena_bytes,
+	       "destroying the model frees its arena while the job fd is open (%d, %llu -> %llu)",
+	       ret, (unsigned long long)q1.private_arena_bytes,
+	       (unsigned long long)q2.private_arena_bytes);
+	if (job >= 0)
+		close(job);
+	io_destroy(&io);
+}
+
 static void test_query(int fd)
 {
 	struct npa_query q;
@@ -890,6 +922,7 @@ int main(void)
 	test_heavy_op();
 	test_import(fd, model);
 	test_processes();
+	test_model_outlived(fd);
 	test_close_in_flight();
 	test_query(fd);
 	test_no_unbind();
