@@ -29,7 +29,9 @@
  */
 
 #include <linux/anon_inodes.h>
+#include <linux/dma-buf.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/poll.h>
@@ -213,7 +215,8 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
 		goto out;
 	}
 	for (i = 0; i < args->num_bindings; i++) {
-		u64 bytes = npa_tensor_bytes(&model->graph.tensors[model->binds[i]]);
+		const struct npa_tensor_desc *t = &model->graph.tensors[model->binds[i]];
+		u64 bytes = npa_tensor_bytes(t);
 		u64 end;
 
 		if (b[i].pad) {
@@ -227,6 +230,15 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
 		if (ret)
 			goto out;
 		job->num_imports = i + 1;
+		/* A read-only fd (a PRIME export without DRM_RDWR) is read only. */
+		if ((t->flags & (NPA_TENSOR_OUTPUT | NPA_TENSOR_PERSISTENT)) &&
+		    !(job->imports[i].dmabuf->file->f_mode & FMODE_WRITE)) {
+			dev_dbg(ndev->misc.this_device,
+				"job: tensor %u is written but its buffer's fd is read-only\n",
+				model->binds[i]);
+			ret = -EACCES;
+			goto out;
+		}
 		job->offsets[i] = b[i].offset;
 		if (check_add_overflow(b[i].offset, bytes, &end) ||
 		    end > job->imports[i].size) {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/dma-heap.h>
 #include <linux/sync_file.h>
 #include <linux/udmabuf.h>
 #include <poll.h>
@@ -632,6 +633,54 @@ static void test_import(int fd, int model)
 	io_destroy(&io);
 }
 
+/* A dma-buf from the system heap, exported with @fd_flags; -errno if none. */
+static int heap_alloc(__u32 fd_flags)
+{
+	struct dma_heap_allocation_data a = { .len = 4096, .fd_flags = fd_flags };
+	int heap = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (heap < 0)
+		return -errno;
+	ret = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : (int)a.fd;
+	close(heap);
+	return ret;
+}
+
+/* The NPU writes only into buffers the caller may write. */
+static void test_readonly_import(int fd, int model)
+{
+	int ro = heap_alloc(O_RDONLY | O_CLOEXEC), rw = heap_alloc(O_RDWR | O_CLOEXEC);
+	struct npa_binding b[2];
+	struct npa_job_wait w;
+	int job, ret;
+	struct io io;
+
+	if (ro < 0 || rw < 0 || io_create(fd, &io, 8)) {
+		tap_ok(0, "system heap buffers (%d, %d)", ro, rw);
+		return;
+	}
+	b[0] = (struct npa_binding){ .fd = io.in };
+	b[1] = (struct npa_binding){ .fd = ro };
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret == -EACCES, "an output in a read-only dma-buf fails with EACCES (%d)", ret);
+
+	/* Read-only is enough for an input; a read-write heap buffer takes the output. */
+	b[0] = (struct npa_binding){ .fd = ro };
+	b[1] = (struct npa_binding){ .fd = rw };
+	memset(&w, 0, sizeof(w));
+	job = npa_job_submit(fd, model, b, 2, 0, NULL);
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE,
+	       "a read-only input and a read-write output from the system heap (%d, %s)",
+	       ret, npa_job_status_name(w.status));
+	if (job >= 0)
+		close(job);
+	close(ro);
+	close(rw);
+	io_destroy(&io);
+}
+
 /* Several processes, each with its own file and model, at once. */
 static void test_processes(void)
 {
@@ -921,6 +970,7 @@ int main(void)
 	test_fence_order(fd, model);
 	test_heavy_op();
 	test_import(fd, model);
+	test_readonly_import(fd, model);
 	test_processes();
 	test_model_outlived(fd);
 	test_close_in_flight();
