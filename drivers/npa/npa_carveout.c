@@ -171,26 +171,28 @@ void npa_carveout_fini(struct npa_carveout *co)
 /**
  * npa_carveout_alloc() - allocate and zero a page-aligned region
  * @co: the carveout.
- * @size: bytes; rounded up to a page.
+ * @bytes: size; rounded up to a page.
  * @owner: short description for debugfs.
  *
  * Context: Process context; sleeps.
  * Return: the region; ERR_PTR(-ENOSPC) when the carveout has no room for
  * it, -ENODEV when there is no carveout, -EINVAL for 0 bytes, -ENOMEM.
  */
-struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
+struct npa_region *npa_carveout_alloc(struct npa_carveout *co, u64 bytes,
 				      const char *owner)
 {
 	struct npa_region *r;
 	unsigned long addr;
+	size_t size;
 
 	if (!co->pool)
 		return ERR_PTR(-ENODEV);
-	if (!size)
+	if (!bytes)
 		return ERR_PTR(-EINVAL);
-	if (size > co->size)
+	/* Before the cast: a planned arena is a u64 on 32-bit kernels too. */
+	if (bytes > co->size)
 		return ERR_PTR(-ENOSPC);
-	size = PAGE_ALIGN(size);
+	size = PAGE_ALIGN(bytes);
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return ERR_PTR(-ENOMEM);

@@ -69,7 +69,7 @@ struct npa_region {
 int npa_carveout_init(struct npa_carveout *co, struct device *dev,
 		      phys_addr_t base, size_t size);
 void npa_carveout_fini(struct npa_carveout *co);
-struct npa_region *npa_carveout_alloc(struct npa_carveout *co, size_t size,
+struct npa_region *npa_carveout_alloc(struct npa_carveout *co, u64 bytes,
 				      const char *owner);
 void npa_carveout_free(struct npa_carveout *co, struct npa_region *r);
 int npa_carveout_get_sgtable(struct npa_carveout *co, struct npa_region *r,

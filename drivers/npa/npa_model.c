@@ -247,6 +247,9 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	ret = npa_model_binds(model);
 	if (ret)
 		return ret;
+	/* -ENODEV on a planning-only device even when there is no arena. */
+	if ((flags & NPA_MODEL_PRIVATE_ARENA) && !model->ndev->carveout.pool)
+		return -ENODEV;
 	if ((flags & NPA_MODEL_PRIVATE_ARENA) && model->plan.arena_bytes) {
 		struct npa_region *arena;
 
