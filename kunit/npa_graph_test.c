@@ -72,6 +72,8 @@ BAD(tensor_dtype, tg->t[2].dtype = NPA_DTYPE_COUNT)
 BAD(tensor_align_npot, tg->t[3].align = 48)
 BAD(tensor_align_huge, tg->t[3].align = 2 << 20)
 BAD(tensor_dims_gap, tg->t[2].dims[1] = 0)
+/* A size-only tensor has no dims at all, not only no first one. */
+BAD(tensor_dims_no_dtype, tg->t[3].dims[2] = 7)
 static void npa_bad_tensor_dims_overflow(struct npa_tg *tg)
 {
 	tg->t[2].dims[0] = U32_MAX;
@@ -151,6 +153,7 @@ static const struct npa_graph_bad npa_graph_bads[] = {
 	CASE(tensor_align_npot, -EINVAL, "tensors.align"),
 	CASE(tensor_align_huge, -EINVAL, "tensors.align"),
 	CASE(tensor_dims_gap, -EINVAL, "tensors.dims"),
+	CASE(tensor_dims_no_dtype, -EINVAL, "tensors.dims"),
 	CASE(tensor_dims_overflow, -EOVERFLOW, "tensors.dims"),
 	CASE(tensor_no_size, -EINVAL, "tensors.size"),
 	CASE(tensor_size_shape, -EMSGSIZE, "tensors.size"),

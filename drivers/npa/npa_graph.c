@@ -132,20 +132,20 @@ static int npa_fail(struct npa_graph_err *err, const char *what, u32 index,
 	return ret;
 }
 
-/* Dimensions are given outermost first; unused trailing ones are 0. */
+/*
+ * Dimensions are given outermost first; unused trailing ones are 0, and a
+ * tensor without a dtype has none.
+ */
 static bool npa_shape_ok(const struct npa_tensor_desc *t)
 {
+	bool none = t->dtype == NPA_DTYPE_NONE;
 	int i;
 
-	if (t->dtype == NPA_DTYPE_NONE)
-		return !t->dims[0];
-	if (!t->dims[0])
-		return false;
-	for (i = 1; i < NPA_MAX_DIMS; i++) {
-		if (!t->dims[i - 1] && t->dims[i])
+	for (i = 0; i < NPA_MAX_DIMS; i++) {
+		if (t->dims[i] && (none || (i && !t->dims[i - 1])))
 			return false;
 	}
-	return true;
+	return none || t->dims[0];
 }
 
 /* Bytes of a tensor from its shape, 0 if it has none, U64_MAX on overflow. */
