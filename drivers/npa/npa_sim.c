@@ -323,8 +323,11 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 	if (sim->inject_hang) {
 		sim->inject_hang--;
 		spin_unlock(&sim->lock);
-		/* Hung: only the watchdog or a reset gets us out. */
-		wait_event(sim->hang_wq, npa_sim_abort_reason(sim, job));
+		/*
+		 * Hung: only the watchdog or a reset gets us out, up to 300 s
+		 * later; idle, so the hung task detector does not report it.
+		 */
+		wait_event_idle(sim->hang_wq, npa_sim_abort_reason(sim, job));
 		status = npa_sim_abort_reason(sim, job);
 		goto out;
 	}
@@ -363,13 +366,14 @@ static void npa_sim_work(struct work_struct *work)
 		mod_delayed_work(system_wq, &sim->watchdog,
 				 nsecs_to_jiffies(job->timeout_ns));
 		status = npa_sim_run_job(sim, job);
-		/* Not running, it cannot time out the next job. */
-		cancel_delayed_work_sync(&sim->watchdog);
 
+		/* Not running first: a watchdog firing now counts no reset. */
 		spin_lock(&sim->lock);
 		sim->running = NULL;
 		sim->abort = 0;
 		spin_unlock(&sim->lock);
+		/* Cancelled, it cannot time out the next job. */
+		cancel_delayed_work_sync(&sim->watchdog);
 
 		if (status == NPA_JOB_DONE)
 			atomic64_inc(&sim->jobs_done);
