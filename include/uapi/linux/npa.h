@@ -119,7 +119,7 @@ enum npa_dtype {
  * @dims: shape, outermost first; activations are NCHW (N, C, H, W) so
  *	that a channel concat or split is a byte range; unused trailing
  *	dims are 0.
- * @dtype: enum npa_dtype; NPA_DTYPE_NONE requires @size.
+ * @dtype: enum npa_dtype; NPA_DTYPE_NONE requires @size and all @dims 0.
  * @align: byte alignment the tensor needs, a power of two, or 0 for the
  *	device default.  The strictest alignment of the compute units that
  *	touch the tensor (see &npa_query.unit_align) is applied on top.
