@@ -298,7 +298,7 @@ static int dn_tensor(struct dn *d, const char *what, u32 dtype, u32 flags,
 	snprintf(name, sizeof(name), "l%u.%s", d->index, what);
 	ret = npactl_graph_add_tensor(d->g, name, &t, id);
 	if (ret)
-		return dn_err(d, "%s", strerror(-ret));
+		return dn_err(d, "%s", npactl_graph_strerror(d->g, ret));
 	return 0;
 }
 
@@ -351,7 +351,7 @@ static int dn_op(struct dn *d, const char *what, u32 kind, u32 unit,
 	snprintf(name, sizeof(name), "layer %u %s", d->index, what);
 	ret = npactl_graph_add_op(d->g, name, &op, NULL);
 	if (ret)
-		return dn_err(d, "%s", strerror(-ret));
+		return dn_err(d, "%s", npactl_graph_strerror(d->g, ret));
 	return 0;
 }
 
@@ -371,7 +371,7 @@ static int dn_scratch(struct dn *d, u64 size, u64 min_size, u32 align,
 		return 0;
 	ret = npactl_graph_add_scratch(d->g, &s);
 	if (ret)
-		return dn_err(d, "%s", strerror(-ret));
+		return dn_err(d, "%s", npactl_graph_strerror(d->g, ret));
 	return 0;
 }
 
@@ -399,6 +399,16 @@ static int dn_activation(struct dn *d, u32 act, u32 unit,
 	return 0;
 }
 
+/* @a x @b bytes of the scratch @what, refused when that is past 64 bits. */
+static int dn_scratch_mul(struct dn *d, const char *what, u64 a, u64 b,
+			  u64 *bytes)
+{
+	if (__builtin_mul_overflow(a, b, bytes))
+		return dn_err(d, "%s scratch of %llu x %llu bytes overflows 64 bits",
+			      what, a, b);
+	return 0;
+}
+
 /* Weight staging: one filter (or row) at least, all weights at most. */
 static int dn_weight_staging(struct dn *d, u64 weights, u64 one)
 {
@@ -411,7 +421,7 @@ static int dn_weight_staging(struct dn *d, u64 weights, u64 one)
 static int dn_convolutional(struct dn *d, struct dn_layer *l)
 {
 	int filters, size, stride, pad, padding, groups, bn;
-	u64 weights, one, im2col, pixels, ph, pw;
+	u64 weights, one, im2col, pixels, tile, ph, pw;
 	s32 p[NPA_OP_MAX_PARAMS] = { };
 	u32 act, kind, ids[3];
 	struct dn_layer out;
@@ -473,17 +483,21 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	 * staged on chip for big layers; the int32 accumulator row (one per
 	 * output channel).
 	 */
-	one = (u64)size * size * (d->in.c / groups);
-	weights = one * filters;
+	one = (u64)size * size * (d->in.c / groups);	/* below 2^52 */
 	pixels = (u64)out.h * out.w;
-	im2col = size > 1 || stride > 1 ? one * pixels : 0;
+	tile = min_t(u64, pixels, d->im2col == NPACTL_IM2COL_ROW ?
+		     out.w : DN_TILE_PIXELS);
+	im2col = 0;
+	ret = dn_scratch_mul(d, "weight staging", one, filters, &weights);
+	if (size > 1 || stride > 1)
+		ret = ret ?: dn_scratch_mul(d, "im2col", one, pixels, &im2col);
+	if (ret)
+		return ret;
+	/* No more than one * pixels, which did not overflow. */
 	if (d->im2col == NPACTL_IM2COL_FULL)
 		ret = dn_scratch(d, im2col, 0, DN_SCRATCH_ALIGN, 0);
 	else
-		ret = dn_scratch(d, im2col,
-				 one * min_t(u64, pixels,
-					     d->im2col == NPACTL_IM2COL_ROW ?
-					     out.w : DN_TILE_PIXELS),
+		ret = dn_scratch(d, im2col, im2col ? one * tile : 0,
 				 DN_SCRATCH_ALIGN, NPA_SCRATCH_VARIABLE);
 	ret = ret ?: dn_weight_staging(d, weights, one);
 	ret = ret ?: dn_scratch(d, 4ULL * out.c, 0, 0, 0);
@@ -841,8 +855,9 @@ static int dn_crop(struct dn *d, struct dn_layer *l)
 	ret = ret ?: dn_range(d, "crop_width", 1, 1, 1 << 16, &cw);
 	if (ret)
 		return ret;
-	if (!(t->flags & NPA_TENSOR_INPUT))
-		return dn_err(d, "[crop] is only supported on the network input");
+	/* The input tensor is cropped in place: no layer may have read it. */
+	if (!(t->flags & NPA_TENSOR_INPUT) || d->index)
+		return dn_err(d, "[crop] is only supported as the first layer");
 	if ((u32)ch > d->in.h || (u32)cw > d->in.w)
 		return dn_err(d, "crop %dx%d larger than the %ux%u input", cw, ch,
 			      d->in.w, d->in.h);

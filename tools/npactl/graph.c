@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,19 +119,24 @@ void npactl_graph_free(struct npactl_graph *g)
 	npactl_graph_init(g);
 }
 
-/* Make room for @more entries of @size bytes after @n in *@arr. */
-static int grow(void **arr, size_t size, u32 n, u32 more, u32 *cap)
+/*
+ * Make room for @more entries of @size bytes after @n in *@arr, up to
+ * @max: the kernel's limit for the array (npa_graph_default_limits), which
+ * npa_graph_validate() applies anyway, so that a small file cannot make the
+ * reader build a graph that big first.
+ */
+static int grow(void **arr, size_t size, u32 n, u32 more, u32 max, u32 *cap)
 {
 	u32 want, ncap;
 	void *p;
 
-	if (__builtin_add_overflow(n, more, &want) || want > NPACTL_GRAPH_MAX)
+	if (__builtin_add_overflow(n, more, &want) || want > max)
 		return -E2BIG;
 	if (want <= *cap)
 		return 0;
 	ncap = *cap ? *cap : 16;
 	while (ncap < want)
-		ncap = ncap > NPACTL_GRAPH_MAX / 2 ? NPACTL_GRAPH_MAX : ncap * 2;
+		ncap = ncap > max / 2 ? max : ncap * 2;
 	p = realloc(*arr, (size_t)ncap * size);
 	if (!p)
 		return -ENOMEM;
@@ -143,16 +149,17 @@ static int grow(void **arr, size_t size, u32 n, u32 more, u32 *cap)
  * Tensors and their names grow together; the names array is grown first
  * with a private capacity so that a failure leaves both consistent.
  */
-static int grow_named(void **arr, size_t size, char ***names, u32 n, u32 *cap)
+static int grow_named(void **arr, size_t size, char ***names, u32 n, u32 max,
+		      u32 *cap)
 {
 	u32 ncap = *cap;
 	int ret;
 
-	ret = grow((void **)names, sizeof(**names), n, 1, &ncap);
+	ret = grow((void **)names, sizeof(**names), n, 1, max, &ncap);
 	if (ret)
 		return ret;
 	ncap = *cap;
-	ret = grow(arr, size, n, 1, &ncap);
+	ret = grow(arr, size, n, 1, max, &ncap);
 	if (ret)
 		return ret;
 	*cap = ncap;
@@ -166,7 +173,8 @@ int npactl_graph_add_tensor(struct npactl_graph *g, const char *name,
 	int ret;
 
 	ret = grow_named((void **)&g->tensors, sizeof(*g->tensors),
-			 &g->tensor_names, g->num_tensors, &g->cap_tensors);
+			 &g->tensor_names, g->num_tensors,
+			 npa_graph_default_limits.max_tensors, &g->cap_tensors);
 	if (ret)
 		return ret;
 	dup = strdup(name ? name : "");
@@ -193,11 +201,13 @@ int npactl_graph_add_op(struct npactl_graph *g, const char *name,
 	if (__builtin_add_overflow(op->num_in, op->num_out, &operands))
 		return -E2BIG;
 	ret = grow((void **)&g->operands, sizeof(*g->operands),
-		   g->num_operands, operands, &g->cap_operands);
+		   g->num_operands, operands,
+		   npa_graph_default_limits.max_operands, &g->cap_operands);
 	if (ret)
 		return ret;
 	ret = grow_named((void **)&g->ops, sizeof(*g->ops), &g->op_names,
-			 g->num_ops, &g->cap_ops);
+			 g->num_ops, npa_graph_default_limits.max_ops,
+			 &g->cap_ops);
 	if (ret)
 		return ret;
 	dup = strdup(name ? name : "");
@@ -243,12 +253,36 @@ int npactl_graph_add_scratch(struct npactl_graph *g,
 		return -EINVAL;
 	d = &g->ops[g->num_ops - 1];
 	ret = grow((void **)&g->scratch, sizeof(*g->scratch), g->num_scratch,
-		   1, &g->cap_scratch);
+		   1, npa_graph_default_limits.max_scratch, &g->cap_scratch);
 	if (ret)
 		return ret;
 	g->scratch[g->num_scratch++] = *s;
 	d->num_scratch++;
 	return 0;
+}
+
+/*
+ * What a failed npactl_graph_add_*() call's @err means: -E2BIG says which
+ * of the kernel's graph limits the graph would have gone past.
+ */
+const char *npactl_graph_strerror(const struct npactl_graph *g, int err)
+{
+	const struct npa_graph_limits *lim = &npa_graph_default_limits;
+	static char buf[96];
+
+	if (err != -E2BIG)
+		return strerror(-err);
+	snprintf(buf, sizeof(buf),
+		 "more than the kernel's %u %s in one graph",
+		 g->num_tensors >= lim->max_tensors ? lim->max_tensors :
+		 g->num_ops >= lim->max_ops ? lim->max_ops :
+		 g->num_scratch >= lim->max_scratch ? lim->max_scratch :
+		 lim->max_operands,
+		 g->num_tensors >= lim->max_tensors ? "tensors" :
+		 g->num_ops >= lim->max_ops ? "operators" :
+		 g->num_scratch >= lim->max_scratch ? "scratch requests" :
+		 "operands");
+	return buf;
 }
 
 /* Appends a sentence to the note that says what the reader changed. */

@@ -89,9 +89,6 @@ struct npactl_op {
 	u32 num_params;
 };
 
-/* Most entries npactl builds in one array (the uAPI counts are u32). */
-#define NPACTL_GRAPH_MAX	(1U << 24)
-
 void npactl_graph_init(struct npactl_graph *g);
 void npactl_graph_free(struct npactl_graph *g);
 int npactl_graph_add_tensor(struct npactl_graph *g, const char *name,
@@ -102,6 +99,7 @@ int npactl_graph_add_scratch(struct npactl_graph *g,
 			     const struct npa_scratch_desc *s);
 __printf(2, 3)
 int npactl_graph_add_note(struct npactl_graph *g, const char *fmt, ...);
+const char *npactl_graph_strerror(const struct npactl_graph *g, int err);
 void npactl_graph_view(const struct npactl_graph *g, struct npa_graph *view);
 
 /* Bytes of one element of @dtype, 0 for NPA_DTYPE_NONE or unknown. */

@@ -190,6 +190,24 @@ static int gj_flags(struct gj *j, const char *where, struct json_object *v,
 	return 0;
 }
 
+/*
+ * Names go into messages on the terminal and the SVG of npactl plan --svg
+ * (XML), a tensor's also unquoted into the CSV of --out: no control
+ * character (C0 or DEL; a NUL would cut the name short) and none of @also.
+ */
+static bool gj_name_ok(struct json_object *v, const char *also)
+{
+	const char *s = json_object_get_string(v);
+	int i, len = json_object_get_string_len(v);
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
+		    strchr(also, s[i]))
+			return false;
+	}
+	return true;
+}
+
 static const char *const gj_tensor_keys[] = {
 	"name", "dims", "dtype", "size", "align", "flags", NULL
 };
@@ -219,11 +237,10 @@ static int gj_tensor(struct gj *j, size_t idx, struct json_object *o)
 		return gj_err(j, at, "expected a non-empty string");
 	}
 	/* Names go unquoted into the CSV of npactl plan --out. */
-	if (v && (strcspn(json_object_get_string(v), ",\"\r\n") !=
-		  (size_t)json_object_get_string_len(v))) {
+	if (v && !gj_name_ok(v, ",\"")) {
 		gj_path(at, where, ".name");
 		return gj_err(j, at,
-			      "a tensor name may not hold a comma, double quote, CR, LF or NUL");
+			      "a tensor name may not hold a comma, a double quote or a control character");
 	}
 	snprintf(autoname, sizeof(autoname), "t%zu", idx);
 	name = v ? json_object_get_string(v) : autoname;
@@ -296,7 +313,7 @@ static int gj_tensor(struct gj *j, size_t idx, struct json_object *o)
 
 	ret = npactl_graph_add_tensor(j->g, name, &t, &id);
 	if (ret)
-		return gj_err(j, where, "%s", strerror(-ret));
+		return gj_err(j, where, "%s", npactl_graph_strerror(j->g, ret));
 	if (json_object_object_add(j->names, name, json_object_new_int(id)))
 		return gj_err(j, where, "%s", strerror(ENOMEM));
 	return 0;
@@ -319,8 +336,9 @@ static int gj_refs(struct gj *j, const char *where, struct json_object *v,
 		return gj_err(j, where, "expected an array of tensor names, found %s",
 			      gj_type(v));
 	n = json_object_array_length(v);
-	if (n > NPACTL_GRAPH_MAX)
-		return gj_err(j, where, "too many operands");
+	if (n > npa_graph_default_limits.max_operands)
+		return gj_err(j, where, "more than the kernel's %u operands",
+			      npa_graph_default_limits.max_operands);
 	*ids = calloc(n ? n : 1, sizeof(**ids));
 	if (!*ids)
 		return gj_err(j, where, "%s", strerror(ENOMEM));
@@ -385,7 +403,7 @@ static int gj_scratch(struct gj *j, const char *where, struct json_object *o)
 		return ret;
 	ret = npactl_graph_add_scratch(j->g, &s);
 	if (ret)
-		return gj_err(j, where, "%s", strerror(-ret));
+		return gj_err(j, where, "%s", npactl_graph_strerror(j->g, ret));
 	return 0;
 }
 
@@ -467,6 +485,9 @@ static int gj_op(struct gj *j, size_t idx, struct json_object *o)
 		if (!json_object_is_type(v, json_type_string))
 			return gj_err(j, at, "expected a string, found %s",
 				      gj_type(v));
+		if (!gj_name_ok(v, ""))
+			return gj_err(j, at,
+				      "an operator name may not hold a control character");
 		name = json_object_get_string(v);
 	}
 	gj_get(o, "kind", &v);
@@ -511,7 +532,7 @@ static int gj_op(struct gj *j, size_t idx, struct json_object *o)
 	op.out = out;
 	ret = npactl_graph_add_op(j->g, name, &op, NULL);
 	if (ret) {
-		ret = gj_err(j, where, "%s", strerror(-ret));
+		ret = gj_err(j, where, "%s", npactl_graph_strerror(j->g, ret));
 		goto out_free;
 	}
 
@@ -598,7 +619,8 @@ static struct json_object *gj_parse(struct gj *j)
 		jerr = json_tokener_error_parse_eof;
 	} else if (jerr == json_tokener_success && off < len) {
 		/* Only blanks may follow the value. */
-		for (i = off; i < len && strchr(" \t\r\n", text[i]); i++)
+		for (i = off; i < len && text[i] && strchr(" \t\r\n", text[i]);
+		     i++)
 			;
 		if (i < len) {
 			jerr = json_tokener_error_parse_unexpected;
@@ -668,6 +690,10 @@ int npactl_graph_read_json(const char *path, const struct npactl_graph_opts *o,
 	if (v && !json_object_is_type(v, json_type_string)) {
 		ret = gj_err(&j, "$.name", "expected a string, found %s",
 			     gj_type(v));
+		goto out_put;
+	}
+	if (v && !gj_name_ok(v, "")) {
+		ret = gj_err(&j, "$.name", "a control character in the name");
 		goto out_put;
 	}
 

@@ -167,6 +167,18 @@ bad_json "empty file" "invalid JSON" ""
 bad_json "syntax error names line and column" "bad.json:3:" \
 	$'{\n  "tensors": [],\n  "ops": [,]\n}'
 bad_json "trailing garbage" "invalid JSON" '{"tensors": [], "ops": []} x'
+bad_json "control character in an op name" \
+	'$.ops[0].name: an operator name may not hold a control character' \
+	"{$T, \"ops\": [{\"name\": \"c\\u0007\", \"kind\": \"copy\"}]}"
+bad_json "control character in the graph name" '$.name: a control character' \
+	"{\"name\": \"g\\u001b\", $T, \"ops\": []}"
+# Shell strings hold no NUL: the file is written by printf itself.
+trailing_nul() {
+	printf '{"tensors": [], "ops": []}\0\0\n' >"$tmp/nul.json"
+	! "$NPACTL" plan "$tmp/nul.json" >/dev/null 2>"$tmp/err" &&
+	grep -qF "nul.json:1:27: invalid JSON" "$tmp/err"
+}
+check "json: NUL bytes after the value are not blanks" trailing_nul
 bad_json "not an object" '$: expected an object' '[1, 2]'
 bad_json "unknown top-level key" '$: unknown key "op"' \
 	"{$T, \"op\": []}"
@@ -187,8 +199,9 @@ bad_json "size as a string" '$.tensors[0].size: expected an integer' \
 	'{"tensors": [{"size": "4"}], "ops": []}'
 bad_json "unknown tensor flag" '$.tensors[0].flags[1]: unknown flag "weights"' \
 	'{"tensors": [{"size": 4, "flags": ["const", "weights"]}], "ops": []}'
-# Names go unquoted into plan --out CSV: ',', '"', CR, LF and NUL would break rows.
-for n in 'a,b' 'a\nb' 'a\rb' 'a\"b' 'a\u0000b'; do
+# Names go unquoted into plan --out CSV: ',', '"', CR, LF and NUL would break
+# rows; into the --svg XML and the terminal: no control character at all.
+for n in 'a,b' 'a\nb' 'a\rb' 'a\"b' 'a\u0000b' 'a\u001b[31mb' 'a\u007fb'; do
 	bad_json "tensor name $n refused" '$.tensors[0].name: a tensor name may not hold' \
 		"{\"tensors\": [{\"name\": \"$n\", \"size\": 4}], \"ops\": []}"
 done
@@ -338,6 +351,18 @@ bad_cfg "input too small for the kernel" "kernel larger than" \
 	"$NET"$'[convolutional]\nsize=5\n' --size 2
 bad_cfg "groups that do not divide" "groups=2 does not divide 3 channels" \
 	"$NET"$'[convolutional]\ngroups=2\nfilters=4\n'
+# Scratch sizes in 64 bits, checked: this im2col is 2^40 x 2^24 bytes and
+# used to wrap to 0, so the layer was planned without it.
+bad_cfg "im2col scratch past 64 bits" \
+	"layer 1: im2col scratch of 1099511627776 x 16777216 bytes overflows 64 bits" \
+	$'[net]\nheight=15361\nwidth=1\nchannels=1\n[convolutional]\nfilters=1048576\nsize=1\nactivation=linear\n[convolutional]\nfilters=1\nsize=1024\npadding=1023\nactivation=linear\n'
+# 161 bytes of cfg asked for 2^20 SPLIT outputs a reference (1.4 GB, 6 s)
+# before validation refused the graph for its 2^16 tensor limit.
+bad_cfg "route groups past the tensor limit" \
+	"layer 1: more than the kernel's 65536 tensors in one graph" \
+	$'[net]\nwidth=1\nheight=1\nchannels=1\n[convolutional]\nfilters=1048576\nsize=1\n[route]\nlayers=0,0,0,0,0,0,0,0\ngroups=1048576\n'
+bad_cfg "crop after the first layer" "layer 1: [crop] is only supported as the first layer" \
+	"$NET"$'[cost]\n[crop]\ncrop_height=10\ncrop_width=10\n'
 
 small_cfg() {
 	printf '%s' "$NET$CONV"$'[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-1\ngroups=2\ngroup_id=1\n[upsample]\nstride=2\n[route]\nlayers=-1,-4\n[shortcut]\nfrom=-3\n[avgpool]\n[connected]\noutput=10\n[softmax]\n[cost]\n' >"$tmp/s.cfg"
