@@ -2,6 +2,7 @@
 /*
  * libnpa: thin C wrapper over the npa ioctls.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -13,6 +14,26 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+
+/*
+ * The ABI of libnpa.so.0 includes the size of every uAPI struct that
+ * crosses it: the caller allocates them (and the arrays of them), and
+ * libnpa clears them or tells the kernel their size from its own build.
+ * The uAPI lets a struct grow at its end; when one of these does, the
+ * SONAME in tools/lib/Makefile goes up with these numbers, or an old
+ * application would have its memory overrun by a new library.
+ */
+#define LIBNPA_ABI_SIZE(s, n) \
+	static_assert(sizeof(struct s) == (n), \
+		      "struct " #s " changed size: bump the SONAME of libnpa")
+LIBNPA_ABI_SIZE(npa_query, 160);
+LIBNPA_ABI_SIZE(npa_model_create, 152);
+LIBNPA_ABI_SIZE(npa_tensor_desc, 40);
+LIBNPA_ABI_SIZE(npa_op_desc, 72);
+LIBNPA_ABI_SIZE(npa_scratch_desc, 24);
+LIBNPA_ABI_SIZE(npa_placement, 32);
+LIBNPA_ABI_SIZE(npa_binding, 16);
+LIBNPA_ABI_SIZE(npa_job_wait, 56);
 
 int npa_ioctl(int fd, unsigned long cmd, void *arg)
 {

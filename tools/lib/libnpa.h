@@ -2,12 +2,21 @@
 /*
  * libnpa: thin C wrapper over the npa ioctls.
  *
- * Every function returns 0 (or a non-negative value) on success and a
- * negative errno on failure; errno itself is left as the kernel set it.
+ * Every function but npa_buffer_map(), npa_now_ns() and
+ * npa_job_status_name() returns 0 (or a non-negative value) on success and
+ * a negative errno on failure; errno itself is left as the kernel set it.
+ * An ioctl interrupted by a signal is restarted (also NPA_IOCTL_JOB_WAIT,
+ * whose deadline is absolute): a signal does not end a wait early.
+ * libnpa keeps no state; its functions may be called from any thread.
+ *
+ * The structs of linux/npa.h that the caller passes are part of the ABI
+ * of libnpa.so.0: their sizes are those of the header libnpa was built
+ * with, the one installed with it.
  */
 #ifndef LIBNPA_H
 #define LIBNPA_H
 
+#include <stddef.h>
 #include <linux/npa.h>
 
 #ifdef __cplusplus
@@ -76,7 +85,8 @@ int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
 
 /*
  * NPA_IOCTL_JOB_WAIT until the absolute CLOCK_MONOTONIC @deadline_ns;
- * -ETIME if the job had not ended by then.
+ * -ETIME if the job had not ended by then. Signals do not end it early
+ * (the ioctl is restarted); a short deadline in a loop does.
  */
 int npa_job_wait(int fd, int job_fd, __s64 deadline_ns, struct npa_job_wait *out);
 

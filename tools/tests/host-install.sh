@@ -16,10 +16,11 @@ for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.0 \
 	 lib/pkgconfig/libnpa.pc include/libnpa.h include/linux/npa.h; do
 	check "installed $f" test -e "$p/$f"
 done
+# libnpa.h first: it must bring what it uses (size_t) itself.
 cat > "$tmp/app.c" <<'APP'
+#include <libnpa.h>
 #include <stdio.h>
 #include <string.h>
-#include <libnpa.h>
 
 int main(void)
 {
@@ -35,8 +36,14 @@ check "an application builds against the installed libnpa (shared)" sh -c \
 	"cc -o '$tmp/app' '$tmp/app.c' \$(pkg-config --cflags --libs libnpa)"
 check "it links libnpa.so.0 and runs" sh -c \
 	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.0' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
+check "libnpa.h alone compiles as C99 -pedantic and as C++11" sh -c \
+	"echo '#include <libnpa.h>' > '$tmp/h.c' && cp '$tmp/h.c' '$tmp/h.cc' &&
+	 cc -std=c99 -pedantic -Wall -Wextra -Werror -c -o '$tmp/h.o' '$tmp/h.c' \$(pkg-config --cflags libnpa) &&
+	 c++ -std=c++11 -pedantic -Wall -Wextra -Werror -c -o '$tmp/h.o' '$tmp/h.cc' \$(pkg-config --cflags libnpa)"
 check "an application builds against the installed libnpa (static)" sh -c \
 	"cc -o '$tmp/app-static' '$tmp/app.c' \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/app-static' | grep -q libnpa && '$tmp/app-static'"
+check "libnpa builds with CFLAGS given on the command line" \
+	make -s -C "$root/tools/lib" OUT="$tmp/cflags" CFLAGS=-O1
 check "make install DESTDIR=... PREFIX=/usr" \
 	make -s -C "$root" install DESTDIR="$tmp/dest" PREFIX=/usr
 check "DESTDIR: the pkg-config file names PREFIX, not DESTDIR" \
