@@ -606,6 +606,14 @@ static const struct npa_exec_heavy npa_exec_heavies[] = {
 	{ "conv 1x1, 64 channels",
 	  { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) }, 2,
 	  { ACT(64, 32, 32), W8(64, 64, 1, 1), ACT(64, 32, 32) } },
+	/*
+	 * All but the middle pixel in the padding: each is the bias alone,
+	 * 256 units; they were counted 1, so the hook was never asked while
+	 * the loops over the channels ran (minutes at 4096 channels).
+	 */
+	{ "conv 1x1, 256 channels, 2048 pixels of padding",
+	  { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 1024, 0, 0) }, 2,
+	  { ACT(256, 1, 1), W8(256, 256, 1, 1), ACT(256, 1, 2049) } },
 	{ "fc 512 to 1024", { .kind = NPA_OP_FC }, 2,
 	  { ACT(512, 1, 1), { .dims = { 1024, 512 }, .dtype = NPA_DTYPE_INT8 },
 	    ACT(1024, 1, 1) } },

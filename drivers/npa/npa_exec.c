@@ -735,16 +735,19 @@ static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
 	u64 plane = (u64)a->x.h * a->x.w, oplane = (u64)a->y.h * a->y.w;
 	u32 ox, j, co, ci, ky, kx, ky0, ky1, kx0, kx1;
 	s64 iy0, ix0, acc;
+	u64 taps;
 
 	iy0 = (s64)oy * a->sh - a->pt;
 	npa_exec_taps(iy0, a->kh, a->x.h, &ky0, &ky1);
 	for (ox = 0; ox < a->y.w; ox++) {
 		ix0 = (s64)ox * a->sw - a->pl;
 		npa_exec_taps(ix0, a->kw, a->x.w, &kx0, &kx1);
+		/* A window all in the padding is the bias alone. */
+		taps = (u64)(ky1 - ky0) * (kx1 - kx0);
 		for (j = 0; j < a->cog; j++) {
 			co = g * a->cog + j;
 			acc = npa_exec_bias(bias, co);
-			for (ci = 0; ci < a->cg; ci++) {
+			for (ci = 0; taps && ci < a->cg; ci++) {
 				const s8 *xc = x + ((u64)g * a->cg + ci) * plane;
 				const s8 *wc = wt + ((u64)co * a->cg + ci) * a->kh * a->kw;
 
@@ -759,8 +762,11 @@ static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
 			y[co * oplane + (u64)oy * a->y.w + ox] =
 				npa_exec_requant(acc, a->shift);
 		}
-		if (npa_exec_tick(a, (u64)a->cog * a->cg * (ky1 - ky0) *
-				  (kx1 - kx0) + 1))
+		/*
+		 * Every loop counted: a row of pixels all in the padding
+		 * (taps 0) must reach the stop hook too.
+		 */
+		if (npa_exec_tick(a, (u64)a->cog * (a->cg * taps + 1)))
 			return -ECANCELED;
 	}
 	return 0;
@@ -836,7 +842,7 @@ static int npa_exec_pool(const struct npa_exec_args *a, bool avg,
 				/* Padding is -128 for max, 0 for the sum. */
 				sum = 0;
 				m = -128;
-				for (ky = ky0; ky < ky1; ky++) {
+				for (ky = ky0; kx0 < kx1 && ky < ky1; ky++) {
 					const s8 *xr = xc + (iy0 + ky) * a->x.w;
 
 					for (kx = kx0; kx < kx1; kx++) {
