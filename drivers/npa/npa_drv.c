@@ -8,9 +8,9 @@
  *
  * The module registers a platform driver for the simulated NPU and, unless
  * the device tree provides one (compatible "npa,sim-npu"), a platform
- * device for it.  Probing the NPU creates the npa device: the carveout,
- * the NPU's job queue, debugfs files and the misc device /dev/npa0
- * (mode 0660).
+ * device for it.  Probing an NPU creates its npa device: the carveout,
+ * the NPU's job queue, debugfs files and the misc device /dev/npaN (mode
+ * 0660), N counting the NPUs probed from 0.
  *
  * Each open file gets a &struct npa_file that owns its models; buffers and
  * jobs it created hold a reference to it.  Closing the file cancels its
@@ -20,6 +20,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
 #include <linux/of.h>
@@ -206,6 +207,7 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
 	INIT_LIST_HEAD(&ndev->models);
+	ndev->index = index;
 	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);
 
 	if (parent) {
@@ -310,17 +312,26 @@ static struct attribute *npa_attrs[] = {
 };
 ATTRIBUTE_GROUPS(npa);
 
+/* The N of /dev/npaN: one per NPU the device tree describes. */
+static DEFINE_IDA(npa_ida);
+
 static int npa_probe(struct platform_device *pdev)
 {
 	struct npa_device *ndev;
-	int ret;
+	int ret, index;
 
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
 		return ret;
-	ndev = npa_device_create(&pdev->dev, 0, carveout_base, carveout_size);
-	if (IS_ERR(ndev))
+	index = ida_alloc(&npa_ida, GFP_KERNEL);
+	if (index < 0)
+		return index;
+	ndev = npa_device_create(&pdev->dev, index, carveout_base,
+				 carveout_size);
+	if (IS_ERR(ndev)) {
+		ida_free(&npa_ida, index);
 		return PTR_ERR(ndev);
+	}
 	platform_set_drvdata(pdev, ndev);
 	dev_info(&pdev->dev, "NPU arena allocator %d.%d.%d, /dev/%s\n",
 		 NPA_VERSION_MAJOR, NPA_VERSION_MINOR, NPA_VERSION_PATCH,
@@ -330,7 +341,11 @@ static int npa_probe(struct platform_device *pdev)
 
 static int npa_remove(struct platform_device *pdev)
 {
-	npa_device_destroy(platform_get_drvdata(pdev));
+	struct npa_device *ndev = platform_get_drvdata(pdev);
+	unsigned int index = ndev->index;
+
+	npa_device_destroy(ndev);
+	ida_free(&npa_ida, index);
 	return 0;
 }
 
@@ -349,6 +364,8 @@ static struct platform_driver npa_driver = {
 		.dev_groups = npa_groups,
 		/* No unbind through sysfs while files, buffers and jobs live. */
 		.suppress_bind_attrs = true,
+		/* npa_init() looks at the device it made right after. */
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
 	},
 };
 

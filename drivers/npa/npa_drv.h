@@ -57,6 +57,7 @@ struct npa_file {
  */
 struct npa_device {
 	struct miscdevice misc;
+	unsigned int index;
 	char name[16];
 	struct device *npu_dev;
 	struct npa_carveout carveout;

@@ -5,7 +5,8 @@
  * "npa,sim-npu" node that points at it (tools/testing/npa-dt*.dtsi).  It loads npa.ko,
  * checks that the driver bound the device tree's NPU (and made no NPU of its
  * own), that the carveout is exactly the reserved region, that dma-bufs
- * mmap through the DMA API and that a job runs, then unloads and reloads.
+ * mmap through the DMA API and that a job runs (with npa-dt.dtsi also on a
+ * second NPU, /dev/npa1), then unloads and reloads.
  * TAP lines out, kmemleak at the end, "NPA-RESULT: <failures>" last, then
  * reboot (QEMU runs with -no-reboot).
  *
@@ -32,6 +33,9 @@
 #define CARVEOUT_BYTES	(32u << 20)	/* reg size in npa-dt.dtsi */
 #define DT_NPU		"/proc/device-tree/npu"
 #define DT_POOL		"/proc/device-tree/reserved-memory/npa-carveout@50000000"
+/* npa-dt.dtsi only: a second NPU with a 16 MiB carveout of its own. */
+#define DT_NPU_B	"/proc/device-tree/npu-b"
+#define CARVEOUT_B_BYTES	(16u << 20)
 
 /* "[no-map] " or "[reusable] ": which kind of pool this boot has. */
 static const char *pool = "";
@@ -204,6 +208,36 @@ static void test_job(int fd)
 	T(npa_model_destroy(fd, model) == 0, "model destroy");
 }
 
+/*
+ * Each NPU of the device tree is an npa device of its own: the second is
+ * /dev/npa1 (the misc device under its platform device), with its own
+ * carveout, and runs jobs.
+ */
+static void test_second_npu(void)
+{
+	struct npa_query q;
+	char buf[4096];
+	int fd;
+
+	T(access("/sys/bus/platform/drivers/npa-sim/npu-b", F_OK) == 0,
+	  "the driver bound the second NPU too (platform device \"npu-b\")");
+	T(access("/sys/bus/platform/devices/npu/misc/npa0", F_OK) == 0 &&
+	  access("/sys/bus/platform/devices/npu-b/misc/npa1", F_OK) == 0,
+	  "npu is /dev/npa0, npu-b is /dev/npa1");
+	T(wait_node("/dev/npa1", 1), "/dev/npa1 appears");
+	T(read_file("/sys/kernel/debug/npa1/carveout", buf, sizeof(buf)) > 0 &&
+	  !strncmp(buf, "carveout 16777216 bytes", 23),
+	  "npa1's carveout is its own 16 MiB region");
+	fd = npa_open("/dev/npa1");
+	T(fd >= 0, "open /dev/npa1 (%d)", fd);
+	if (fd < 0)
+		return;
+	T(npa_query(fd, &q) == 0 && q.carveout_bytes == CARVEOUT_B_BYTES,
+	  "QUERY on npa1 reports its 16 MiB carveout");
+	test_job(fd);
+	close(fd);
+}
+
 static void kmemleak(void)
 {
 	static char buf[1 << 16];
@@ -245,6 +279,8 @@ int main(void)
 		test_job(fd);
 		close(fd);
 	}
+	if (!access(DT_NPU_B, F_OK))
+		test_second_npu();
 	T(unload() == 0, "rmmod npa");
 	T(wait_node("/dev/npa0", 0), "/dev/npa0 is gone");
 	T(load() == 0, "insmod again: the reserved region was given back");
