@@ -97,7 +97,9 @@ e2e() {
 	local rc=0
 	make -s tests || return 1
 	tools/kmod-build.sh "$kdir" build/module || return 1
+	# memmap=: a region e2e.sh loads npa.ko on as carveout_base at the end.
 	tools/qemu-run.sh -k "$kdir/arch/x86/boot/bzImage" -s tools/testing/e2e.sh \
+		-a 'memmap=16M$0x38000000' \
 		-f build/module/npa.ko -f build/bin/npa_e2e -f build/bin/npa_model_e2e -f build/bin/npa_job_e2e -f build/bin/npa_failslab -f build/bin/npa_load -f build/bin/npa_matrix -f build/bin/npa_copyout \
 		-l "$logs/e2e-console.log" -t 900 || rc=$?
 	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/e2e-console.log" |

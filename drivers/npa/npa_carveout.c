@@ -29,7 +29,9 @@
 #include <linux/err.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
 #include <linux/scatterlist.h>
@@ -58,6 +60,7 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 			    size_t size)
 {
 	struct device *dev = co->dev;
+	size_t want;
 
 	if (dev->of_node && !of_reserved_mem_device_init(dev)) {
 		/*
@@ -67,8 +70,27 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 		co->source = NPA_CARVEOUT_RESERVED_MEM;
 		size = npa_carveout_rmem_size(dev, size);
 	} else if (base && size) {
+		phys_addr_t end;
+
+		/*
+		 * Only memory memmap= took from the kernel, and only once:
+		 * on System RAM memremap() would return the kernel's own
+		 * mapping of live pages, which the regions hand to userspace.
+		 */
+		if (check_add_overflow(base, (phys_addr_t)size, &end) ||
+		    region_intersects(base, size, IORESOURCE_SYSTEM_RAM,
+				      IORES_DESC_NONE) != REGION_DISJOINT) {
+			dev_err(dev, "carveout %pa+%zu is System RAM: reserve it with memmap=\n",
+				&base, size);
+			return -EINVAL;
+		}
+		if (!request_mem_region(base, size, dev_name(dev))) {
+			dev_err(dev, "carveout %pa+%zu is in use\n", &base, size);
+			return -EBUSY;
+		}
 		co->vaddr = memremap(base, size, MEMREMAP_WB);
 		if (!co->vaddr) {
+			release_mem_region(base, size);
 			dev_err(dev, "cannot map carveout %pa+%zu\n", &base, size);
 			return -ENOMEM;
 		}
@@ -79,6 +101,7 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 		return 0;
 	}
 
+	want = size;
 	for (; size >= SZ_4M; size /= 2) {
 		co->vaddr = dma_alloc_coherent(dev, size, &co->dma,
 					       GFP_KERNEL | __GFP_NOWARN);
@@ -90,6 +113,10 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 			of_reserved_mem_device_release(dev);
 		return -ENOMEM;
 	}
+	/* A no-map pool hands out power-of-two blocks only. */
+	if (co->source == NPA_CARVEOUT_RESERVED_MEM && size < want)
+		dev_warn(dev, "carveout: %zu of the reserved region's %zu bytes (make it a power of two)\n",
+			 size, want);
 	co->size = size;
 	if (co->source != NPA_CARVEOUT_RESERVED_MEM)
 		co->source = NPA_CARVEOUT_COHERENT;
@@ -157,10 +184,12 @@ void npa_carveout_fini(struct npa_carveout *co)
 	if (co->pool)
 		gen_pool_destroy(co->pool);
 	co->pool = NULL;
-	if (co->source == NPA_CARVEOUT_MEMMAP)
+	if (co->source == NPA_CARVEOUT_MEMMAP) {
 		memunmap(co->vaddr);
-	else if (co->vaddr)
+		release_mem_region(co->phys, co->size);
+	} else if (co->vaddr) {
 		dma_free_coherent(co->dev, co->size, co->vaddr, co->dma);
+	}
 	if (co->source == NPA_CARVEOUT_RESERVED_MEM)
 		of_reserved_mem_device_release(co->dev);
 	co->vaddr = NULL;

@@ -39,4 +39,13 @@ t "/dev/npa0 is gone after rmmod" test ! -e /dev/npa0
 t "insmod after rmmod" insmod ./npa.ko
 t "query after reload" ./npa_e2e /dev/npa0 >/dev/null
 t "second rmmod" rmmod npa
+# The memmap= path: the guest boots with memmap=16M$0x38000000 (check.sh).
+t "a carveout_base in System RAM is refused" \
+	sh -c '! insmod ./npa.ko carveout_base=0x30000000 carveout_size=0x1000000 2>/dev/null'
+t "insmod with the memmap= region as carveout" \
+	insmod ./npa.ko carveout_base=0x38000000 carveout_size=0x1000000
+t "the carveout is the memmap= region" sh -c \
+	'grep -q "38000000-38ffffff : npa-sim" /proc/iomem && grep -q "carveout 16777216 bytes" /sys/kernel/debug/npa0/carveout'
+t "verified jobs on the memmap= carveout" sh -c './npa_load 20 >/dev/null'
+t "rmmod gives the region back" sh -c 'rmmod npa && ! grep -q ": npa-sim" /proc/iomem'
 exit $fail
