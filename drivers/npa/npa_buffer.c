@@ -123,6 +123,9 @@ static int npa_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 
 	if (off >= buf->size || size > buf->size - off)
 		return -EINVAL;
+	/* A private copy of a page is one the NPU never sees. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
 	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
 	return npa_carveout_mmap(co, buf->region, vma);
 }
@@ -391,6 +394,32 @@ err_put:
 	dma_buf_put(imp->dmabuf);
 	imp->dmabuf = NULL;
 	return ret;
+}
+
+/**
+ * npa_import_sync() - pass a foreign buffer between its device mapping and
+ *	the CPU that plays the NPU
+ * @imp: an import; npa's own buffers and aliases are left alone.
+ * @cpu: true before the simulated NPU reads and writes it, false after.
+ *
+ * The simulated NPU is the CPU: on an NPU that is not DMA-coherent (no
+ * "dma-coherent" in its node) stale cache lines must not hide what other
+ * devices wrote, and what it wrote must reach memory before its fence
+ * signals. No reservation lock is taken: the job's own fence may be in
+ * the buffer's reservation.
+ *
+ * Context: Process context.
+ */
+void npa_import_sync(struct npa_import *imp, bool cpu)
+{
+	if (!imp->sgt || imp->alias)
+		return;
+	if (cpu)
+		dma_sync_sgtable_for_cpu(imp->attach->dev, imp->sgt,
+					 DMA_BIDIRECTIONAL);
+	else
+		dma_sync_sgtable_for_device(imp->attach->dev, imp->sgt,
+					    DMA_BIDIRECTIONAL);
 }
 
 /**

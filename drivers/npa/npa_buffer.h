@@ -59,6 +59,7 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 			    struct npa_ioctl_out *out);
 int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 		   const struct npa_import *prev, u32 nprev);
+void npa_import_sync(struct npa_import *imp, bool cpu);
 void npa_import_put(struct npa_import *imp);
 
 #endif /* __NPA_BUFFER_H__ */

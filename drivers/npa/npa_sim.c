@@ -333,7 +333,11 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 	}
 	spin_unlock(&sim->lock);
 
+	for (i = 0; i < job->num_imports; i++)
+		npa_import_sync(&job->imports[i], true);
 	status = npa_sim_exec(&r, ops);
+	for (i = 0; i < job->num_imports; i++)
+		npa_import_sync(&job->imports[i], false);
 out:
 	kvfree(ops);
 	kvfree(r.bind_va);

@@ -156,6 +156,12 @@ static void test_buffers(int fd)
 	}
 	p = mmap(NULL, 16384, PROT_READ, MAP_SHARED, b, 0);
 	tap_ok(p == MAP_FAILED, "mmap past the end fails");
+	/* Its writes would go to a private copy the NPU never sees. */
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, b, 0);
+	tap_ok(p == MAP_FAILED && errno == EINVAL,
+	       "a MAP_PRIVATE mapping fails with EINVAL");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
 	close(b);
 
 	ret = npa_buffer_create(fd, 0);
