@@ -883,7 +883,10 @@ int npa_graph_plan(const struct npa_graph *g,
 		   const struct npa_graph_limits *lim, u64 budget,
 		   struct npa_graph_plan *plan)
 {
-	struct npa_plan_params params = { .budget = budget };
+	struct npa_plan_params params = {
+		.budget = budget,
+		.time_cap_ns = NPA_GRAPH_PLAN_TIME_CAP_NS,
+	};
 	struct npa_lower l = { .g = g };
 	struct npa_scratch_stats st;
 	struct npa_scratch_req *reqs = NULL;

@@ -100,6 +100,14 @@ struct npa_graph_plan {
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
 		       struct npa_graph_err *err);
+/*
+ * The planner's wall-clock safety net for a graph (an ioctl): its work
+ * budget bounds the searches, but a first-fit pass over 65536 buffers with
+ * long random lifetimes must finish and took 10-14 s under the planner's
+ * default 10 s cap. Past it the rest of the pass goes on top.
+ */
+#define NPA_GRAPH_PLAN_TIME_CAP_NS	(2ULL * 1000 * 1000 * 1000)
+
 int npa_graph_plan(const struct npa_graph *g,
 		   const struct npa_graph_limits *lim, u64 budget,
 		   struct npa_graph_plan *plan);
