@@ -271,10 +271,12 @@ static s32 dn_shift(u64 fan_in)
 	return 6 + k;
 }
 
-static int dn_mul(struct dn *d, u64 *acc, u64 v)
+/* @a x @b bytes of @what, refused when that is past 64 bits. */
+static int dn_mul(struct dn *d, const char *what, u64 a, u64 b, u64 *bytes)
 {
-	if (__builtin_mul_overflow(*acc, v, acc))
-		return dn_err(d, "tensor size overflows");
+	if (__builtin_mul_overflow(a, b, bytes))
+		return dn_err(d, "%s of %llu x %llu bytes overflows 64 bits",
+			      what, a, b);
 	return 0;
 }
 
@@ -310,7 +312,7 @@ static int dn_tensor(struct dn *d, const char *what, u32 dtype, u32 flags,
 static int dn_output(struct dn *d, const char *what, u64 h, u64 w, u64 c,
 		     struct dn_layer *out)
 {
-	u64 bytes = 1;
+	u64 bytes;
 	int ret;
 
 	if (!h || !w || !c)
@@ -319,9 +321,8 @@ static int dn_output(struct dn *d, const char *what, u64 h, u64 w, u64 c,
 	if (h > U32_MAX || w > U32_MAX || c > U32_MAX)
 		return dn_err(d, "%s output %llux%llux%llu: a dimension above %u",
 			      what, w, h, c, U32_MAX);
-	ret = dn_mul(d, &bytes, h);
-	ret = ret ?: dn_mul(d, &bytes, w);
-	ret = ret ?: dn_mul(d, &bytes, c);
+	ret = dn_mul(d, "output", h, w, &bytes);
+	ret = ret ?: dn_mul(d, "output", bytes, c, &bytes);
 	if (ret)
 		return ret;
 	out->h = h;
@@ -396,16 +397,6 @@ static int dn_activation(struct dn *d, u32 act, u32 unit,
 	if (ret)
 		return ret;
 	*l = out;
-	return 0;
-}
-
-/* @a x @b bytes of the scratch @what, refused when that is past 64 bits. */
-static int dn_scratch_mul(struct dn *d, const char *what, u64 a, u64 b,
-			  u64 *bytes)
-{
-	if (__builtin_mul_overflow(a, b, bytes))
-		return dn_err(d, "%s scratch of %llu x %llu bytes overflows 64 bits",
-			      what, a, b);
 	return 0;
 }
 
@@ -488,9 +479,9 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	tile = min_t(u64, pixels, d->im2col == NPACTL_IM2COL_ROW ?
 		     out.w : DN_TILE_PIXELS);
 	im2col = 0;
-	ret = dn_scratch_mul(d, "weight staging", one, filters, &weights);
+	ret = dn_mul(d, "weight staging scratch", one, filters, &weights);
 	if (size > 1 || stride > 1)
-		ret = ret ?: dn_scratch_mul(d, "im2col", one, pixels, &im2col);
+		ret = ret ?: dn_mul(d, "im2col scratch", one, pixels, &im2col);
 	if (ret)
 		return ret;
 	/* No more than one * pixels, which did not overflow. */
