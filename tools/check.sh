@@ -28,6 +28,9 @@ stage() {
 		f=1
 	fi
 	grep '^not ok ' "$logs/$name.log" | grep -v '# TODO' | sed "s/^/    $name: /"
+	# What a guest's kernel reported (qemu-run.sh), for a log not kept.
+	[ "$f" = 0 ] || grep '^qemu-run' "$logs/$name.log" | head -60 |
+		sed "s/^/    $name: /"
 	printf '%-8s %4d passed, %3d failed  (%ds)  %s\n' "$name" "$p" "$f" \
 		$((end - start)) "build/check/$name.log"
 	passed=$((passed + p))
