@@ -205,17 +205,33 @@ static int npa_model_copy_in(struct npa_model *m,
 }
 
 /**
+ * npa_model_unreserve() - give back the handle of a model never published
+ * @nfile: the owning file.
+ * @model: a model from npa_model_create(); the caller still frees it.
+ *
+ * Context: Process context.  Takes @nfile->lock.
+ */
+static void npa_model_unreserve(struct npa_file *nfile,
+				struct npa_model *model)
+{
+	mutex_lock(&nfile->lock);
+	xa_erase(&nfile->models, model->handle);
+	mutex_unlock(&nfile->lock);
+}
+
+/**
  * npa_model_create() - validate and plan a graph; reserve a handle for it
  * @nfile: the owning file.
  * @model: a model whose @graph is set; the caller still owns it, and
- *	publishes it with npa_model_publish() or gives the handle back with
- *	npa_model_unreserve().
+ *	publishes it with npa_model_publish() or, if it cannot, gives the
+ *	handle back with npa_model_unreserve().
  * @flags: NPA_MODEL_* bits.
  * @budget: planner work budget, 0 for the default.
  *
- * The handle, in @model->handle, is reserved in @nfile's model table but
- * names nothing yet: lookups, MODEL_PLAN, MODEL_DESTROY and fdinfo do not
- * see it until the model is published.
+ * The handle, in @model->handle, is reserved in @nfile's model table
+ * before the graph is planned (a full file costs no planning) but names
+ * nothing yet: lookups, MODEL_PLAN, MODEL_DESTROY and fdinfo do not see it
+ * until the model is published.  On an error nothing stays reserved.
  *
  * Context: Process context; sleeps.  Takes @nfile->lock.
  * Return: 0, a validation errno (see npa_graph_validate()), -ENOSPC when
@@ -235,38 +251,46 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 			err.what, err.index, ret);
 		return ret;
 	}
+	/* A NULL entry reserves the index; xa_load() reads it as empty. */
+	mutex_lock(&nfile->lock);
+	ret = xa_alloc(&nfile->models, &model->handle, NULL,
+		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL_ACCOUNT);
+	mutex_unlock(&nfile->lock);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+
 	ret = npa_graph_plan(&model->graph, &npa_graph_default_limits, budget,
 			     &model->plan);
 	if (ret) {
 		dev_dbg(dev, "model create: planning failed (%d)\n", ret);
-		return ret;
+		goto err_unreserve;
 	}
 	model->flags = flags;
 	model->ndev = nfile->ndev;
 	kref_init(&model->ref);
 	ret = npa_model_binds(model);
 	if (ret)
-		return ret;
+		goto err_unreserve;
 	/* -ENODEV on a planning-only device even when there is no arena. */
+	ret = -ENODEV;
 	if ((flags & NPA_MODEL_PRIVATE_ARENA) && !model->ndev->carveout.pool)
-		return -ENODEV;
+		goto err_unreserve;
 	if ((flags & NPA_MODEL_PRIVATE_ARENA) && model->plan.arena_bytes) {
 		struct npa_region *arena;
 
 		arena = npa_carveout_alloc(&model->ndev->carveout,
 					   model->plan.arena_bytes,
 					   "private arena");
+		ret = PTR_ERR(arena);
 		if (IS_ERR(arena))
-			return PTR_ERR(arena);
+			goto err_unreserve;
 		model->arena = arena;
 	}
+	return 0;
 
-	/* A NULL entry reserves the index; xa_load() reads it as empty. */
-	mutex_lock(&nfile->lock);
-	ret = xa_alloc(&nfile->models, &model->handle, NULL,
-		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL_ACCOUNT);
-	mutex_unlock(&nfile->lock);
-	return ret == -EBUSY ? -ENOSPC : ret;
+err_unreserve:
+	npa_model_unreserve(nfile, model);
+	return ret;
 }
 
 /**
@@ -290,21 +314,6 @@ static void npa_model_publish(struct npa_file *nfile, struct npa_model *model)
 	old = xa_store(&nfile->models, model->handle, model, GFP_KERNEL);
 	mutex_unlock(&nfile->lock);
 	WARN_ON_ONCE(old);
-}
-
-/**
- * npa_model_unreserve() - give back the handle of a model never published
- * @nfile: the owning file.
- * @model: a model from npa_model_create(); the caller still frees it.
- *
- * Context: Process context.  Takes @nfile->lock.
- */
-static void npa_model_unreserve(struct npa_file *nfile,
-				struct npa_model *model)
-{
-	mutex_lock(&nfile->lock);
-	xa_erase(&nfile->models, model->handle);
-	mutex_unlock(&nfile->lock);
 }
 
 /**
