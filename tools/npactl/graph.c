@@ -268,20 +268,26 @@ int npactl_graph_add_scratch(struct npactl_graph *g,
 const char *npactl_graph_strerror(const struct npactl_graph *g, int err)
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
+	const struct {
+		unsigned int count, max;
+		const char *what;
+	} full[] = {
+		{ g->num_tensors, lim->max_tensors, "tensors" },
+		{ g->num_ops, lim->max_ops, "operators" },
+		{ g->num_scratch, lim->max_scratch, "scratch requests" },
+		{ g->num_operands, lim->max_operands, "operands" },
+	};
 	static char buf[96];
+	size_t i;
 
 	if (err != -E2BIG)
 		return strerror(-err);
-	snprintf(buf, sizeof(buf),
-		 "more than the kernel's %u %s in one graph",
-		 g->num_tensors >= lim->max_tensors ? lim->max_tensors :
-		 g->num_ops >= lim->max_ops ? lim->max_ops :
-		 g->num_scratch >= lim->max_scratch ? lim->max_scratch :
-		 lim->max_operands,
-		 g->num_tensors >= lim->max_tensors ? "tensors" :
-		 g->num_ops >= lim->max_ops ? "operators" :
-		 g->num_scratch >= lim->max_scratch ? "scratch requests" :
-		 "operands");
+	/* The last row is what is left when no other limit was reached. */
+	for (i = 0; i < ARRAY_SIZE(full) - 1; i++)
+		if (full[i].count >= full[i].max)
+			break;
+	snprintf(buf, sizeof(buf), "more than the kernel's %u %s in one graph",
+		 full[i].max, full[i].what);
 	return buf;
 }
 
