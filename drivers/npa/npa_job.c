@@ -387,6 +387,13 @@ err_jfd:
 err_dec:
 	atomic_dec(&nfile->num_jobs);
 err_put:
+	/*
+	 * The buffers now, not when the fence goes (from a work item, after
+	 * this call returned): the caller's next submit may map the same
+	 * foreign buffer, and two live mappings of it overlap.
+	 */
+	npa_job_put_imports(job, false);
+	npa_job_put_imports(job, true);
 	npa_job_put(job);
 	return ret;
 }
