@@ -155,11 +155,13 @@ if [ "$checks" = strict ]; then
 	bad+='|INFO: task .* blocked|unreferenced object|Call Trace:'
 	first=$(grep -nE "$bad" "$log" | head -1 | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
-		# The first report and what follows it (a backtrace, the
-		# allocation site of a leak): check.sh copies these lines
-		# into its summary, so a CI run that keeps no log says it.
+		# The first report, the line before it (WARN()'s message)
+		# and what follows it (a backtrace, the allocation site of a
+		# leak): check.sh copies these lines into its summary, so a
+		# CI run that keeps no log says it.
 		echo "qemu-run: kernel reported a problem (log: $log):" >&2
-		sed -n "$first,$((first + 24))p" "$log" | sed 's/^/qemu-run| /' >&2
+		sed -n "$((first > 1 ? first - 1 : 1)),$((first + 24))p" "$log" |
+			sed 's/^/qemu-run| /' >&2
 		echo "qemu-run: reports in all: $(grep -cE "$bad" "$log")" >&2
 		exit 126
 	fi
