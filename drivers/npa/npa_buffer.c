@@ -32,11 +32,14 @@
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 #include <linux/npa.h>
 
 #include "npa_buffer.h"
@@ -270,23 +273,24 @@ err_put:
  * direct DMA are physical pages.  (The CPU side of the sg table is not
  * ours to use; CONFIG_DMABUF_DEBUG even scrambles it.)
  */
-static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
+static int npa_mapping_vmap_pages(struct device *dev, struct npa_mapping *m,
+				  size_t size)
 {
-	size_t n = PAGE_ALIGN(imp->size) >> PAGE_SHIFT, i = 0;
+	size_t n = PAGE_ALIGN(size) >> PAGE_SHIFT, i = 0;
 	struct sg_dma_page_iter it;
 	struct scatterlist *sg;
 	struct page **pages;
 	unsigned int k;
 
 	/* Whole pages only: a segment starting inside a page cannot be mapped. */
-	for_each_sgtable_dma_sg(imp->sgt, sg, k)
+	for_each_sgtable_dma_sg(m->sgt, sg, k)
 		if (!PAGE_ALIGNED(sg_dma_address(sg)) ||
-		    (k + 1 < imp->sgt->nents && !PAGE_ALIGNED(sg_dma_len(sg))))
+		    (k + 1 < m->sgt->nents && !PAGE_ALIGNED(sg_dma_len(sg))))
 			return -EOPNOTSUPP;
 	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages)
 		return -ENOMEM;
-	for_each_sgtable_dma_page(imp->sgt, &it, 0) {
+	for_each_sgtable_dma_page(m->sgt, &it, 0) {
 		unsigned long pfn = PHYS_PFN(dma_to_phys(dev,
 				sg_page_iter_dma_address(&it)));
 
@@ -295,36 +299,176 @@ static int npa_import_vmap_pages(struct device *dev, struct npa_import *imp)
 		pages[i++] = pfn_to_page(pfn);
 	}
 	if (i == n)
-		imp->vaddr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+		m->vaddr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
 	kvfree(pages);
-	if (!imp->vaddr)
+	if (!m->vaddr)
 		return -EOPNOTSUPP;
-	imp->vmapped = true;
+	m->vmapped = true;
 	return 0;
+}
+
+/* Attach @m's buffer to the NPU and map it, for the device and the kernel. */
+static int npa_mapping_map(struct device *dev, struct npa_mapping *m)
+{
+	int ret;
+
+	m->attach = dma_buf_attach(m->dmabuf, dev);
+	if (IS_ERR(m->attach))
+		return PTR_ERR(m->attach);
+	m->sgt = dma_buf_map_attachment_unlocked(m->attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(m->sgt)) {
+		ret = PTR_ERR(m->sgt);
+		goto err_detach;
+	}
+	ret = dma_buf_vmap(m->dmabuf, &m->map);
+	if (!ret && !m->map.is_iomem) {
+		m->vaddr = m->map.vaddr;
+		return 0;
+	}
+	if (!ret)
+		dma_buf_vunmap(m->dmabuf, &m->map);
+	iosys_map_clear(&m->map);
+	/* No vmap from the exporter (udmabuf in 6.1): map its pages. */
+	ret = npa_mapping_vmap_pages(dev, m, m->dmabuf->size);
+	if (!ret)
+		return 0;
+
+	dma_buf_unmap_attachment_unlocked(m->attach, m->sgt, DMA_BIDIRECTIONAL);
+err_detach:
+	dma_buf_detach(m->dmabuf, m->attach);
+	return ret;
+}
+
+static void npa_mapping_unmap(struct npa_mapping *m)
+{
+	if (m->vmapped)
+		vunmap(m->vaddr);
+	else
+		dma_buf_vunmap(m->dmabuf, &m->map);
+	dma_buf_unmap_attachment_unlocked(m->attach, m->sgt, DMA_BIDIRECTIONAL);
+	dma_buf_detach(m->dmabuf, m->attach);
+}
+
+static struct npa_mapping *npa_mapping_find(struct npa_device *ndev,
+					    const struct dma_buf *dmabuf)
+{
+	struct npa_mapping *m;
+
+	lockdep_assert_held(&ndev->map_lock);
+	hash_for_each_possible(ndev->mappings, m, node, (unsigned long)dmabuf)
+		if (m->dmabuf == dmabuf)
+			return m;
+	return NULL;
+}
+
+/* @m is made, or is gone: wake whoever waits for it. */
+static void npa_mapping_settled(struct npa_device *ndev)
+{
+	lockdep_assert_held(&ndev->map_lock);
+	WRITE_ONCE(ndev->map_seq, ndev->map_seq + 1);
+	wake_up_all(&ndev->map_wq);
+}
+
+/*
+ * The NPU's mapping of @dmabuf, made if no job holds one yet.  A mapping
+ * being made or torn down is waited for, so that two never overlap.
+ */
+static struct npa_mapping *npa_mapping_get(struct npa_device *ndev,
+					   struct dma_buf *dmabuf)
+{
+	struct npa_mapping *m;
+	unsigned long seq;
+	int ret;
+
+	for (;;) {
+		mutex_lock(&ndev->map_lock);
+		m = npa_mapping_find(ndev, dmabuf);
+		if (!m)
+			break;
+		if (m->ready) {
+			m->users++;
+			mutex_unlock(&ndev->map_lock);
+			return m;
+		}
+		seq = ndev->map_seq;
+		mutex_unlock(&ndev->map_lock);
+		if (wait_event_killable(ndev->map_wq,
+					READ_ONCE(ndev->map_seq) != seq))
+			return ERR_PTR(-EINTR);
+	}
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	if (!m) {
+		mutex_unlock(&ndev->map_lock);
+		return ERR_PTR(-ENOMEM);
+	}
+	m->ndev = ndev;
+	m->dmabuf = dmabuf;
+	get_dma_buf(dmabuf);
+	m->users = 1;
+	hash_add(ndev->mappings, &m->node, (unsigned long)dmabuf);
+	mutex_unlock(&ndev->map_lock);
+
+	/* Not under the lock: the exporter takes the buffer's reservation. */
+	ret = npa_mapping_map(ndev->npu_dev, m);
+	mutex_lock(&ndev->map_lock);
+	if (ret)
+		hash_del(&m->node);
+	else
+		m->ready = true;
+	npa_mapping_settled(ndev);
+	mutex_unlock(&ndev->map_lock);
+	if (ret) {
+		dma_buf_put(dmabuf);
+		kfree(m);
+		return ERR_PTR(ret);
+	}
+	return m;
+}
+
+static void npa_mapping_put(struct npa_mapping *m)
+{
+	struct npa_device *ndev = m->ndev;
+
+	mutex_lock(&ndev->map_lock);
+	if (--m->users) {
+		mutex_unlock(&ndev->map_lock);
+		return;
+	}
+	/* Stays in the table until unmapped: a new user waits for that. */
+	m->ready = false;
+	mutex_unlock(&ndev->map_lock);
+	npa_mapping_unmap(m);
+	mutex_lock(&ndev->map_lock);
+	hash_del(&m->node);
+	npa_mapping_settled(ndev);
+	mutex_unlock(&ndev->map_lock);
+	dma_buf_put(m->dmabuf);
+	kfree(m);
 }
 
 /**
  * npa_import_get() - take a dma-buf fd for a job and map it for the NPU
  * @ndev: the device.
  * @fd: the fd.
- * @imp: out: the mapping; release with npa_import_put().
+ * @imp: out: the buffer; release with npa_import_put().
  * @prev: the job's imports taken before, or NULL.
  * @nprev: how many @prev holds.
  *
- * A foreign buffer that one of @prev already maps is not attached again:
- * @imp then shares that mapping (@imp->alias) and holds only a reference,
- * so binding one buffer to many tensors costs one attachment.  @imp's
- * mapping is valid only while the import it shares is held.
+ * A foreign buffer has one mapping for the NPU however many tensors and
+ * jobs bind it: @imp takes a reference to it, and is an alias when one
+ * of @prev already holds the same mapping.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EBADF if @fd is not a dma-buf; -EFBIG if a foreign buffer
  * is larger than its slot of the NPU's address space; -EOPNOTSUPP if it
- * cannot be mapped into the kernel; or another errno from the exporter.
+ * cannot be mapped into the kernel; -EINTR if killed while the buffer's
+ * mapping was being made or torn down for another job; or another errno
+ * from the exporter.
  */
 int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 		   const struct npa_import *prev, u32 nprev)
 {
-	struct device *dev = ndev->npu_dev;
+	struct npa_mapping *m;
 	u32 i;
 	int ret;
 
@@ -353,43 +497,18 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 		ret = -EFBIG;
 		goto err_put;
 	}
-	for (i = 0; i < nprev; i++) {
-		if (prev[i].dmabuf == imp->dmabuf && prev[i].attach &&
-		    !prev[i].alias) {
-			*imp = prev[i];
-			imp->alias = true;
-			return 0;
-		}
-	}
-
-	imp->attach = dma_buf_attach(imp->dmabuf, dev);
-	if (IS_ERR(imp->attach)) {
-		ret = PTR_ERR(imp->attach);
-		imp->attach = NULL;
+	m = npa_mapping_get(ndev, imp->dmabuf);
+	if (IS_ERR(m)) {
+		ret = PTR_ERR(m);
 		goto err_put;
 	}
-	imp->sgt = dma_buf_map_attachment_unlocked(imp->attach, DMA_BIDIRECTIONAL);
-	if (IS_ERR(imp->sgt)) {
-		ret = PTR_ERR(imp->sgt);
-		imp->sgt = NULL;
-		goto err_detach;
-	}
-	ret = dma_buf_vmap(imp->dmabuf, &imp->map);
-	if (!ret && !imp->map.is_iomem) {
-		imp->vaddr = imp->map.vaddr;
-		return 0;
-	}
-	if (!ret)
-		dma_buf_vunmap(imp->dmabuf, &imp->map);
-	iosys_map_clear(&imp->map);
-	/* No vmap from the exporter (udmabuf in 6.1): map its pages. */
-	ret = npa_import_vmap_pages(dev, imp);
-	if (!ret)
-		return 0;
+	imp->mapping = m;
+	imp->vaddr = m->vaddr;
+	for (i = 0; i < nprev; i++)
+		if (prev[i].mapping == m)
+			imp->alias = true;
+	return 0;
 
-	dma_buf_unmap_attachment_unlocked(imp->attach, imp->sgt, DMA_BIDIRECTIONAL);
-err_detach:
-	dma_buf_detach(imp->dmabuf, imp->attach);
 err_put:
 	dma_buf_put(imp->dmabuf);
 	imp->dmabuf = NULL;
@@ -412,13 +531,15 @@ err_put:
  */
 void npa_import_sync(struct npa_import *imp, bool cpu)
 {
-	if (!imp->sgt || imp->alias)
+	struct npa_mapping *m = imp->mapping;
+
+	if (!m || imp->alias)
 		return;
 	if (cpu)
-		dma_sync_sgtable_for_cpu(imp->attach->dev, imp->sgt,
+		dma_sync_sgtable_for_cpu(m->attach->dev, m->sgt,
 					 DMA_BIDIRECTIONAL);
 	else
-		dma_sync_sgtable_for_device(imp->attach->dev, imp->sgt,
+		dma_sync_sgtable_for_device(m->attach->dev, m->sgt,
 					    DMA_BIDIRECTIONAL);
 }
 
@@ -432,15 +553,9 @@ void npa_import_put(struct npa_import *imp)
 {
 	if (!imp->dmabuf)
 		return;
-	if (imp->attach && !imp->alias) {
-		if (imp->vmapped)
-			vunmap(imp->vaddr);
-		else
-			dma_buf_vunmap(imp->dmabuf, &imp->map);
-		dma_buf_unmap_attachment_unlocked(imp->attach, imp->sgt,
-						  DMA_BIDIRECTIONAL);
-		dma_buf_detach(imp->dmabuf, imp->attach);
-	}
+	if (imp->mapping)
+		npa_mapping_put(imp->mapping);
+	imp->mapping = NULL;
 	dma_buf_put(imp->dmabuf);
 	imp->dmabuf = NULL;
 }

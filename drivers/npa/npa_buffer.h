@@ -32,25 +32,50 @@ struct npa_buffer {
 };
 
 /**
- * struct npa_import - a dma-buf a job uses, ours or another exporter's
- * @dmabuf: the buffer (a reference).
- * @attach: the NPU's attachment to a foreign buffer, else NULL.
- * @sgt: its mapping for the NPU, else NULL.
- * @map: kernel mapping, for the simulated NPU.
+ * struct npa_mapping - a foreign dma-buf attached and mapped for the NPU
+ * @node: in the device's @mappings, hashed by @dmabuf.
+ * @ndev: the device.
+ * @dmabuf: the buffer (a reference of the mapping's own).
+ * @attach: the NPU's attachment.
+ * @sgt: the mapping for the NPU.
+ * @map: the exporter's kernel mapping, for the simulated NPU.
  * @vaddr: kernel address of the start.
- * @size: bytes.
+ * @users: imports that hold it (under the device's @map_lock).
+ * @ready: mapped and not yet torn down; while it is false another user
+ *	waits (under @map_lock).
  * @vmapped: @vaddr is our vmap() of the pages, not the exporter's.
- * @alias: @attach, @sgt and @vaddr belong to another import of the same
- *	buffer (see npa_import_get()); only @dmabuf is this one's.
+ *
+ * One per buffer and device, shared by every job that binds the buffer:
+ * two live mappings of one buffer overlap, which the DMA API does not
+ * support (DMA-API debugging: "cacheline tracking EEXIST").
  */
-struct npa_import {
+struct npa_mapping {
+	struct hlist_node node;
+	struct npa_device *ndev;
 	struct dma_buf *dmabuf;
 	struct dma_buf_attachment *attach;
 	struct sg_table *sgt;
 	struct iosys_map map;
 	void *vaddr;
-	size_t size;
+	unsigned int users;
+	bool ready;
 	bool vmapped;
+};
+
+/**
+ * struct npa_import - a dma-buf a job uses, ours or another exporter's
+ * @dmabuf: the buffer (a reference).
+ * @mapping: a foreign buffer's mapping for the NPU (a reference), else NULL.
+ * @vaddr: kernel address of the start.
+ * @size: bytes.
+ * @alias: an earlier import of the same job holds the same @mapping (see
+ *	npa_import_get()); that one syncs it.
+ */
+struct npa_import {
+	struct dma_buf *dmabuf;
+	struct npa_mapping *mapping;
+	void *vaddr;
+	size_t size;
 	bool alias;
 };
 

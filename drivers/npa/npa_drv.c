@@ -207,6 +207,9 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
 	INIT_LIST_HEAD(&ndev->models);
+	mutex_init(&ndev->map_lock);
+	hash_init(ndev->mappings);
+	init_waitqueue_head(&ndev->map_wq);
 	ndev->index = index;
 	snprintf(ndev->name, sizeof(ndev->name), "npa%u", index);
 
@@ -241,6 +244,9 @@ err_carveout:
 	if (parent)
 		npa_carveout_fini(&ndev->carveout);
 err_free:
+	/* Every job, and so every mapping, is gone before the module goes. */
+	WARN_ON_ONCE(!hash_empty(ndev->mappings));
+	mutex_destroy(&ndev->map_lock);
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 	return ERR_PTR(ret);
@@ -263,6 +269,9 @@ void npa_device_destroy(struct npa_device *ndev)
 		npa_sim_fini(&ndev->sim);
 		npa_carveout_fini(&ndev->carveout);
 	}
+	/* Every job, and so every mapping, is gone before the module goes. */
+	WARN_ON_ONCE(!hash_empty(ndev->mappings));
+	mutex_destroy(&ndev->map_lock);
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 }

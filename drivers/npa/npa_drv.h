@@ -6,11 +6,13 @@
 #define __NPA_DRV_H__
 
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npa_carveout.h"
@@ -68,6 +70,13 @@ struct npa_device {
 	struct dentry *debugfs;
 	atomic64_t fence_seqno;
 	atomic_t open_files;
+	/* Protects @mappings and @map_seq; held for no more than a lookup. */
+	struct mutex map_lock;
+	/* Foreign dma-bufs mapped for the NPU, one mapping each (npa_buffer.c). */
+	DECLARE_HASHTABLE(mappings, 6);
+	/* Bumped, and @map_wq woken, when a mapping is made or torn down. */
+	unsigned long map_seq;
+	wait_queue_head_t map_wq;
 };
 
 /**

@@ -126,7 +126,7 @@ static void npa_job_put_imports(struct npa_job *job, bool foreign)
 	u32 i;
 
 	for (i = 0; i < job->num_imports; i++)
-		if (!job->imports[i].attach == !foreign)
+		if (!job->imports[i].mapping == !foreign)
 			npa_import_put(&job->imports[i]);
 }
 

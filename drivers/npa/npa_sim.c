@@ -172,7 +172,7 @@ static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
 		u64 va = NPA_VA_IMPORT + i * NPA_VA_IMPORT_STRIDE;
 
 		/* npa's own buffers sit in the carveout's address range. */
-		if (!imp->attach)
+		if (!imp->mapping)
 			va = NPA_VA_CARVEOUT + (imp->vaddr - co->vaddr);
 		r->ranges[r->num_ranges++] = (struct npa_sim_range){
 			va, imp->size, imp->vaddr };

@@ -747,6 +747,61 @@ static void test_failed_submit_unmaps(int fd, int model)
 	io_destroy(&io);
 }
 
+/*
+ * Jobs in flight that bind one foreign buffer share its mapping for the
+ * NPU: two mappings of it would overlap ("cacheline tracking EEXIST").
+ * The first job hangs, so that the others are all queued behind it with
+ * their buffers bound; the last job to end unmaps it, and a later job
+ * maps it again.
+ */
+static void test_shared_import(int fd, int model)
+{
+	int src = heap_alloc(O_RDWR | O_CLOEXEC), out[8], job[8], i, done = 0;
+	long before = dma_api_errors(), after;
+	struct npa_job_wait w;
+
+	for (i = 0; i < 8; i++)
+		out[i] = heap_alloc(O_RDWR | O_CLOEXEC);
+	debugfs_write(DBG "inject_hang", "1");
+	for (i = 0; i < 8; i++) {
+		struct npa_binding b[2] = { { .fd = src }, { .fd = out[i] } };
+
+		job[i] = npa_job_submit(fd, model, b, 2, i ? 0 : 30 * SEC, NULL);
+		if (!i)
+			wait_hang_started();
+	}
+	after = dma_api_errors();
+	debugfs_write(DBG "reset", "1");
+	for (i = 0; i < 8; i++) {
+		memset(&w, 0, sizeof(w));
+		if (job[i] >= 0 &&
+		    !npa_job_wait(fd, job[i], npa_now_ns() + 10 * SEC, &w))
+			done += w.status == (i ? NPA_JOB_DONE : NPA_JOB_ABORTED);
+		if (job[i] >= 0)
+			close(job[i]);
+	}
+	inject_clear();
+	tap_ok(done == 8 && before >= 0 && after == before,
+	       "7 jobs queued behind a hung one, all reading one system-heap buffer: %d ended as expected, DMA-API errors %ld -> %ld",
+	       done, before, after);
+
+	/* Bound twice in one job, and again once the others are gone. */
+	{
+		struct npa_binding b[2] = { { .fd = src }, { .fd = src } };
+		int j = npa_job_submit(fd, model, b, 2, 0, NULL);
+		int ret = j < 0 ? j : npa_job_wait(fd, j, npa_now_ns() + 10 * SEC, &w);
+
+		tap_ok(ret == 0 && w.status == NPA_JOB_DONE && dma_api_errors() == before,
+		       "one heap buffer as input and output of a job after them (%d, %s)",
+		       ret, npa_job_status_name(w.status));
+		if (j >= 0)
+			close(j);
+	}
+	for (i = 0; i < 8; i++)
+		close(out[i]);
+	close(src);
+}
+
 /* Several processes, each with its own file and model, at once. */
 static void test_processes(void)
 {
@@ -1038,6 +1093,7 @@ int main(void)
 	test_import(fd, model);
 	test_readonly_import(fd, model);
 	test_failed_submit_unmaps(fd, model);
+	test_shared_import(fd, model);
 	test_processes();
 	test_model_outlived(fd);
 	test_close_in_flight();
