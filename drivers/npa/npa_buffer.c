@@ -361,7 +361,7 @@ static struct npa_mapping *npa_mapping_find(struct npa_device *ndev,
 	return NULL;
 }
 
-/* @m is made, or is gone: wake whoever waits for it. */
+/* A mapping was made, or is gone: wake whoever waits for one. */
 static void npa_mapping_settled(struct npa_device *ndev)
 {
 	lockdep_assert_held(&ndev->map_lock);

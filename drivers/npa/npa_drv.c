@@ -244,8 +244,6 @@ err_carveout:
 	if (parent)
 		npa_carveout_fini(&ndev->carveout);
 err_free:
-	/* Every job, and so every mapping, is gone before the module goes. */
-	WARN_ON_ONCE(!hash_empty(ndev->mappings));
 	mutex_destroy(&ndev->map_lock);
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);

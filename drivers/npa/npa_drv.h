@@ -70,7 +70,10 @@ struct npa_device {
 	struct dentry *debugfs;
 	atomic64_t fence_seqno;
 	atomic_t open_files;
-	/* Protects @mappings and @map_seq; held for no more than a lookup. */
+	/*
+	 * Protects @mappings, @map_seq and each mapping's users and ready;
+	 * never held across a call into a dma-buf's exporter.
+	 */
 	struct mutex map_lock;
 	/* Foreign dma-bufs mapped for the NPU, one mapping each (npa_buffer.c). */
 	DECLARE_HASHTABLE(mappings, 6);

@@ -53,7 +53,10 @@
 
 static const struct file_operations npa_job_fops;
 
-/* Frees jobs; module exit waits for it, so it can drop the module. */
+/*
+ * Frees jobs and unmaps the foreign buffers of ended ones; module exit
+ * waits for it, so it can drop the module.
+ */
 static struct workqueue_struct *npa_job_wq;
 
 static const char *npa_fence_driver_name(struct dma_fence *fence)
@@ -71,6 +74,7 @@ static void npa_job_free_work(struct work_struct *work)
 	struct npa_job *job = container_of(work, struct npa_job, free_work);
 	u32 i;
 
+	/* Only a job that never ran still holds its buffers here. */
 	for (i = 0; i < job->num_imports; i++)
 		npa_import_put(&job->imports[i]);
 	kvfree(job->imports);
@@ -130,6 +134,14 @@ static void npa_job_put_imports(struct npa_job *job, bool foreign)
 			npa_import_put(&job->imports[i]);
 }
 
+static void npa_job_unmap_work(struct work_struct *work)
+{
+	struct npa_job *job = container_of(work, struct npa_job, unmap_work);
+
+	npa_job_put_imports(job, true);
+	npa_job_put(job);
+}
+
 /**
  * npa_job_end() - end a job and drop the queue's reference
  * @job: a job that was queued.
@@ -158,10 +170,14 @@ void npa_job_end(struct npa_job *job, u32 status)
 	wake_up_all(&job->wq);
 	/*
 	 * Unmapping a foreign buffer takes its reservation lock, which its
-	 * exporter may hold while it waits for fences, this job's among
-	 * them (DMA_BUF_IOCTL_IMPORT_SYNC_FILE): only after the signal.
+	 * holder may keep while it waits for fences (added with
+	 * DMA_BUF_IOCTL_IMPORT_SYNC_FILE): this job's, so only after the
+	 * signal, and those of the jobs queued behind it, so not here, on
+	 * the NPU's queue, which must go on to end them.
 	 */
-	npa_job_put_imports(job, true);
+	npa_job_get(job);
+	INIT_WORK(&job->unmap_work, npa_job_unmap_work);
+	queue_work(npa_job_wq, &job->unmap_work);
 	/*
 	 * The NPU is done with the model: a fence userspace keeps (a job fd,
 	 * a sync_file, a dma-buf's reservation) must not keep its arena in
@@ -490,7 +506,7 @@ int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
  */
 int __init npa_job_init(void)
 {
-	npa_job_wq = alloc_workqueue("npa-job-free", 0, 0);
+	npa_job_wq = alloc_workqueue("npa-job", 0, 0);
 	return npa_job_wq ? 0 : -ENOMEM;
 }
 

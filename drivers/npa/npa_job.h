@@ -26,6 +26,7 @@ struct npa_model;
  *	held by the job fd, by a sync_file, and by the queue while the job
  *	is in flight.
  * @free_work: frees the job in process context after the last put.
+ * @unmap_work: releases the foreign buffers of a job that ended.
  * @fence_lock: the fence's lock.
  * @nfile: the submitting file (a reference).
  * @model: the model (a reference).
@@ -48,6 +49,7 @@ struct npa_model;
 struct npa_job {
 	struct dma_fence fence;
 	struct work_struct free_work;
+	struct work_struct unmap_work;
 	/* Protects @fence's state (the dma_fence lock). */
 	spinlock_t fence_lock;
 	struct npa_file *nfile;
