@@ -358,6 +358,70 @@ static void npa_graph_test_inplace_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->num_buffers, 2U);
 }
 
+/*
+ * relu(x) -> a, split(a) -> b, c; add(a, b) in place -> d: b lies inside
+ * a, so writing d over a would change b before the add reads all of it.
+ */
+static void npa_graph_test_inplace_aliased(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1, 1, 2, 3, 1, 2, 4, 4, 5 };
+	struct npa_tensor_desc t[] = {
+		{ .size = 2048, .flags = NPA_TENSOR_INPUT },
+		{ .size = 2048 }, { .size = 1024 }, { .size = 1024 },
+		{ .size = 2048 },
+		{ .size = 2048, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_ACTIVATION, .first_input = 0, .num_inputs = 1,
+		  .first_output = 1, .num_outputs = 1 },
+		{ .kind = NPA_OP_SPLIT, .first_input = 2, .num_inputs = 1,
+		  .first_output = 3, .num_outputs = 2 },
+		{ .kind = NPA_OP_ADD, .flags = NPA_OP_INPLACE, .first_input = 5,
+		  .num_inputs = 2, .first_output = 7, .num_outputs = 1 },
+		{ .kind = NPA_OP_COPY, .first_input = 8, .num_inputs = 1,
+		  .first_output = 9, .num_outputs = 1 },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 6, 4, 10, 0 };
+	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+	const struct npa_placement *b = &p->tensors[2], *d = &p->tensors[4];
+
+	KUNIT_EXPECT_NE(test, d->buffer, p->tensors[1].buffer);
+	KUNIT_EXPECT_TRUE_MSG(test, d->offset >= b->offset + b->size ||
+			      b->offset >= d->offset + d->size,
+			      "d at %llu+%llu, b at %llu+%llu",
+			      d->offset, d->size, b->offset, b->size);
+}
+
+/* An in-place concat still adds up: its inputs fill the output. */
+static void npa_graph_test_concat_inplace(struct kunit *test)
+{
+	static const u32 opnd[] = { 0, 1, 0, 2, 0, 3, 1, 2, 3, 4, 4, 5 };
+	struct npa_tensor_desc t[] = {
+		{ .size = 64, .flags = NPA_TENSOR_INPUT },
+		{ .size = 64 }, { .size = 64 }, { .size = 64 }, { .size = 64 },
+		{ .size = 64, .flags = NPA_TENSOR_OUTPUT },
+	};
+	struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_COPY, .first_input = 0, .num_inputs = 1,
+		  .first_output = 1, .num_outputs = 1 },
+		{ .kind = NPA_OP_COPY, .first_input = 2, .num_inputs = 1,
+		  .first_output = 3, .num_outputs = 1 },
+		{ .kind = NPA_OP_COPY, .first_input = 4, .num_inputs = 1,
+		  .first_output = 5, .num_outputs = 1 },
+		{ .kind = NPA_OP_CONCAT, .flags = NPA_OP_INPLACE, .first_input = 6,
+		  .num_inputs = 3, .first_output = 9, .num_outputs = 1 },
+		{ .kind = NPA_OP_COPY, .first_input = 10, .num_inputs = 1,
+		  .first_output = 11, .num_outputs = 1 },
+	};
+	struct npa_graph g = { t, ops, opnd, NULL, 6, 5, 12, 0 };
+	struct npa_graph_err err = { };
+
+	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
+			-EMSGSIZE);
+	KUNIT_EXPECT_STREQ(test, err.what, "ops.num_outputs");
+	KUNIT_EXPECT_EQ(test, err.index, 3U);
+}
+
 /* x -conv-> a, x -conv-> b, concat(a, b) -> c, c -conv-> y */
 static void npa_graph_test_concat(struct kunit *test)
 {
@@ -525,6 +589,8 @@ static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_params_defined),
 	KUNIT_CASE(npa_graph_test_inplace),
 	KUNIT_CASE(npa_graph_test_inplace_refused),
+	KUNIT_CASE(npa_graph_test_inplace_aliased),
+	KUNIT_CASE(npa_graph_test_concat_inplace),
 	KUNIT_CASE(npa_graph_test_concat),
 	KUNIT_CASE(npa_graph_test_concat_input),
 	KUNIT_CASE(npa_graph_test_split),

@@ -339,14 +339,14 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 		check = false;
 		break;
 	}
-	if (op->flags & NPA_OP_INPLACE) {
-		in = npa_tensor_bytes(&g->tensors[g->operands[op->first_input]]);
-		out = npa_tensor_bytes(&g->tensors[g->operands[op->first_output]]);
-		check = true;
-	}
 	if (in == U64_MAX || out == U64_MAX)
 		return npa_fail(err, "ops", i, -EOVERFLOW);
 	if (check && in != out)
+		return npa_fail(err, "ops.num_outputs", i, -EMSGSIZE);
+	/* In place: the first output takes the first input's bytes too. */
+	if ((op->flags & NPA_OP_INPLACE) &&
+	    npa_tensor_bytes(&g->tensors[g->operands[op->first_input]]) !=
+	    npa_tensor_bytes(&g->tensors[g->operands[op->first_output]]))
 		return npa_fail(err, "ops.num_outputs", i, -EMSGSIZE);
 	return 0;
 }
@@ -616,8 +616,31 @@ static void npa_union(struct npa_lower *l, u32 r, u32 R, s64 at)
 }
 
 /*
+ * May op @i write over group @R in place?  Not if a later op reads the
+ * group, nor if another input of @i (than @in) lies in it: a split's
+ * part, say, which the op would read after writing over it.
+ */
+static bool npa_may_write(struct npa_lower *l, u32 i, u32 in, u32 R)
+{
+	const struct npa_graph *g = l->g;
+	const struct npa_op_desc *op = &g->ops[i];
+	s64 off;
+	u32 k;
+
+	if (l->ghi[R] > i + 1)
+		return false;
+	for (k = 0; k < op->num_inputs; k++) {
+		u32 t = g->operands[op->first_input + k];
+
+		if (t != in && npa_in_arena(g, t) && npa_find(l, t, &off) == R)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Output @o of op @i becomes a view of input @in at @sub bytes into it.
- * @write: the op writes @o over @in, so nothing may read @in's group later.
+ * @write: the op writes @o over @in (see npa_may_write()).
  */
 static void npa_share_view(struct npa_lower *l, u32 i, u32 in, u32 o, u64 sub,
 			   bool write)
@@ -632,7 +655,7 @@ static void npa_share_view(struct npa_lower *l, u32 i, u32 in, u32 o, u64 sub,
 	at = off + sub;
 	if (at % l->align[o])
 		return;
-	if (write && l->ghi[R] > i + 1)
+	if (write && !npa_may_write(l, i, in, R))
 		return;
 	npa_union(l, o, R, at);
 }
