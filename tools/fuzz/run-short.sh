@@ -4,13 +4,13 @@
 # Short fuzzing run for `make check`: each target for FUZZ_SECONDS (20) over
 # its seed corpus, one TAP line per target at column 0.  The corpus is
 # copied to a scratch directory, so the committed seeds never change.
-#   FUZZ_OUT=build/fuzz bash tools/fuzz/run-short.sh graph plan exec
+#   FUZZ_OUT=build/fuzz bash tools/fuzz/run-short.sh graph plan exec prop
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FUZZ_OUT:=$here/../../build/fuzz}"
 : "${FUZZ_SECONDS:=20}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(graph plan exec)
+[ ${#targets[@]} -gt 0 ] || targets=(graph plan exec prop)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
