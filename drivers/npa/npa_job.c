@@ -69,14 +69,26 @@ static const char *npa_fence_timeline_name(struct dma_fence *fence)
 	return "npa-sim";
 }
 
+#define NPA_JOB_OWN	BIT(0)	/* npa's own buffers */
+#define NPA_JOB_FOREIGN	BIT(1)	/* other exporters' buffers */
+
+/* Release the job's imports of npa's own buffers, foreign ones, or both. */
+static void npa_job_put_imports(struct npa_job *job, unsigned int which)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_imports; i++)
+		if (which & (job->imports[i].mapping ? NPA_JOB_FOREIGN :
+						      NPA_JOB_OWN))
+			npa_import_put(&job->imports[i]);
+}
+
 static void npa_job_free_work(struct work_struct *work)
 {
 	struct npa_job *job = container_of(work, struct npa_job, free_work);
-	u32 i;
 
-	/* Only a job that never ran still holds its buffers here. */
-	for (i = 0; i < job->num_imports; i++)
-		npa_import_put(&job->imports[i]);
+	/* Released when it ended or its submit was refused: a safety net. */
+	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
 	kvfree(job->imports);
 	kvfree(job->offsets);
 	if (job->model)
@@ -124,21 +136,12 @@ void npa_job_put(struct npa_job *job)
 	dma_fence_put(&job->fence);
 }
 
-/* Release the job's imports of npa's own buffers, or the foreign ones. */
-static void npa_job_put_imports(struct npa_job *job, bool foreign)
-{
-	u32 i;
-
-	for (i = 0; i < job->num_imports; i++)
-		if (!job->imports[i].mapping == !foreign)
-			npa_import_put(&job->imports[i]);
-}
 
 static void npa_job_unmap_work(struct work_struct *work)
 {
 	struct npa_job *job = container_of(work, struct npa_job, unmap_work);
 
-	npa_job_put_imports(job, true);
+	npa_job_put_imports(job, NPA_JOB_FOREIGN);
 	npa_job_put(job);
 }
 
@@ -159,7 +162,7 @@ void npa_job_end(struct npa_job *job, u32 status)
 	trace_npa_job_end(job->fence.seqno, status,
 			  job->start_ns ? job->end_ns - job->start_ns : 0);
 	/* npa's own buffers are free for userspace again. */
-	npa_job_put_imports(job, false);
+	npa_job_put_imports(job, NPA_JOB_OWN);
 	if (status != NPA_JOB_DONE)
 		dma_fence_set_error(&job->fence, status == NPA_JOB_TIMEOUT ?
 				    -ETIMEDOUT : status == NPA_JOB_FAULT ?
@@ -408,8 +411,7 @@ err_put:
 	 * this call returned): the caller's next submit may map the same
 	 * foreign buffer, and two live mappings of it overlap.
 	 */
-	npa_job_put_imports(job, false);
-	npa_job_put_imports(job, true);
+	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
 	npa_job_put(job);
 	return ret;
 }
