@@ -687,20 +687,8 @@ static void test_readonly_import(int fd, int model)
 	io_destroy(&io);
 }
 
-/* DMA-API debugging's count of the errors it found, or -1. */
-static long dma_api_errors(void)
-{
-	char buf[32] = "";
-	int f = open("/sys/kernel/debug/dma-api/error_count", O_RDONLY);
-	long n = -1;
-
-	if (f >= 0) {
-		if (read(f, buf, sizeof(buf) - 1) > 0)
-			n = atol(buf);
-		close(f);
-	}
-	return n;
-}
+/* DMA-API debugging's count of the errors it found (read_int()). */
+#define DMA_API_ERRORS	"/sys/kernel/debug/dma-api/error_count"
 
 /*
  * A failed submit unmaps its foreign buffers before it returns: at once,
@@ -711,12 +699,12 @@ static long dma_api_errors(void)
  */
 static void test_failed_submit_unmaps(int fd, int model)
 {
-	long before = dma_api_errors(), after;
+	int before = read_int(DMA_API_ERRORS), after;
 	int r, ro = -1, rw = -1, bad = 0, rounds = 200;
 	struct io io;
 
 	if (before < 0 || io_create(fd, &io, 9)) {
-		tap_ok(0, "DMA-API debugging's error count (%ld)", before);
+		tap_ok(0, "DMA-API debugging's error count (%d)", before);
 		return;
 	}
 	for (r = 0; r < rounds && !bad; r++) {
@@ -740,9 +728,9 @@ static void test_failed_submit_unmaps(int fd, int model)
 		close(ro);
 		close(rw);
 	}
-	after = dma_api_errors();
+	after = read_int(DMA_API_ERRORS);
 	tap_ok(!bad && after == before,
-	       "%d rounds of a refused submit then one mapping its heap buffer again: %d bad, DMA-API errors %ld -> %ld",
+	       "%d rounds of a refused submit then one mapping its heap buffer again: %d bad, DMA-API errors %d -> %d",
 	       r, bad, before, after);
 	io_destroy(&io);
 }
@@ -757,7 +745,7 @@ static void test_failed_submit_unmaps(int fd, int model)
 static void test_shared_import(int fd, int model)
 {
 	int src = heap_alloc(O_RDWR | O_CLOEXEC), out[8], job[8], i, done = 0;
-	long before = dma_api_errors(), after;
+	int before = read_int(DMA_API_ERRORS), after;
 	struct npa_job_wait w;
 
 	for (i = 0; i < 8; i++)
@@ -770,7 +758,7 @@ static void test_shared_import(int fd, int model)
 		if (!i)
 			wait_hang_started();
 	}
-	after = dma_api_errors();
+	after = read_int(DMA_API_ERRORS);
 	debugfs_write(DBG "reset", "1");
 	for (i = 0; i < 8; i++) {
 		memset(&w, 0, sizeof(w));
@@ -782,7 +770,7 @@ static void test_shared_import(int fd, int model)
 	}
 	inject_clear();
 	tap_ok(done == 8 && before >= 0 && after == before,
-	       "7 jobs queued behind a hung one, all reading one system-heap buffer: %d ended as expected, DMA-API errors %ld -> %ld",
+	       "7 jobs queued behind a hung one, all reading one system-heap buffer: %d ended as expected, DMA-API errors %d -> %d",
 	       done, before, after);
 
 	/* Bound twice in one job, and again once the others are gone. */
@@ -791,7 +779,7 @@ static void test_shared_import(int fd, int model)
 		int j = npa_job_submit(fd, model, b, 2, 0, NULL);
 		int ret = j < 0 ? j : npa_job_wait(fd, j, npa_now_ns() + 10 * SEC, &w);
 
-		tap_ok(ret == 0 && w.status == NPA_JOB_DONE && dma_api_errors() == before,
+		tap_ok(ret == 0 && w.status == NPA_JOB_DONE && read_int(DMA_API_ERRORS) == before,
 		       "one heap buffer as input and output of a job after them (%d, %s)",
 		       ret, npa_job_status_name(w.status));
 		if (j >= 0)
