@@ -136,7 +136,6 @@ void npa_job_put(struct npa_job *job)
 	dma_fence_put(&job->fence);
 }
 
-
 static void npa_job_unmap_work(struct work_struct *work)
 {
 	struct npa_job *job = container_of(work, struct npa_job, unmap_work);
