@@ -28,6 +28,7 @@
 #include "npa_graph.h"
 #include "npa_plan.h"
 #include "fuzz.h"
+#include "fuzz_check.h"
 
 #define FZ_MAX_TENSORS	64
 #define FZ_MAX_OPS	64
@@ -309,6 +310,7 @@ static void fz_check_plan(const struct npa_graph *g,
 	u32 lo[FZ_MAX_TENSORS], hi[FZ_MAX_TENSORS], owner[FZ_MAX_SCRATCH];
 	u32 nr = 0, i, j, k, nbuf = 0;
 	bool seen[FZ_MAX_TENSORS] = { };
+	const char *msg;
 
 	for (i = 0; i < g->num_tensors; i++) {
 		align[i] = fz_max(g->tensors[i].align, 1);
@@ -393,38 +395,12 @@ static void fz_check_plan(const struct npa_graph *g,
 	fz_assert(naive == p->naive_bytes, "naive %llu, reported %llu",
 		  (unsigned long long)naive, (unsigned long long)p->naive_bytes);
 
+	msg = fz_check_scratch(g->scratch, g->num_scratch, g->ops, owner, lim,
+			       p->scratch, p->arena_bytes, &requested);
+	fz_assert(!msg, "%s", msg);
 	for (j = 0; j < g->num_scratch; j++) {
-		const struct npa_scratch_desc *s = &g->scratch[j];
 		const struct npa_placement *q = &p->scratch[j];
-		u64 a = s->align ? s->align : lim->unit_align[g->ops[owner[j]].unit];
-		u64 end;
 
-		a = fz_max(a, 1);
-		fz_assert((q->flags & ~NPA_PLACEMENT_FAST) ==
-			  (NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH),
-			  "scratch %u flags %#x", j, q->flags);
-		fz_assert(q->lo == owner[j] && q->hi == owner[j] + 1,
-			  "scratch %u of op %u live [%u,%u)", j, owner[j], q->lo, q->hi);
-		if (s->flags & NPA_SCRATCH_VARIABLE)
-			fz_assert(q->size >= s->min_size && q->size <= s->size,
-				  "scratch %u granted %llu of [%llu,%llu]", j,
-				  (unsigned long long)q->size,
-				  (unsigned long long)s->min_size,
-				  (unsigned long long)s->size);
-		else
-			fz_assert(q->size == s->size, "scratch %u granted %llu of %llu",
-				  j, (unsigned long long)q->size,
-				  (unsigned long long)s->size);
-		fz_assert(!(q->offset & (a - 1)), "scratch %u offset %llu align %llu",
-			  j, (unsigned long long)q->offset, (unsigned long long)a);
-		fz_assert(!__builtin_add_overflow(q->offset, q->size, &end) &&
-			  end <= p->arena_bytes, "scratch %u [%llu,+%llu) above arena %llu",
-			  j, (unsigned long long)q->offset, (unsigned long long)q->size,
-			  (unsigned long long)p->arena_bytes);
-		if (q->flags & NPA_PLACEMENT_FAST)
-			fz_assert(end <= lim->fast_window, "scratch %u marked fast ends at %llu",
-				  j, (unsigned long long)end);
-		requested += q->size;
 		r[nr++] = (struct fz_region){ q->offset, q->size, q->lo, q->hi,
 					      NONE, "scratch", j };
 	}

@@ -27,6 +27,7 @@
 
 #include "npa_graph.h"
 #include "npa_plan.h"
+#include "fuzz_check.h"
 
 #define MAXT	4096
 #define MAXO	2048
@@ -711,6 +712,7 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 	u32 i, j, k;
 	static u32 reg_kind[MAXT + MAXS], reg_idx[MAXT + MAXS];
 	u32 nr = 0;
+	const char *msg;
 
 	model(g);
 	CHECK(p->algorithm < NPA_PLAN_ALGO_COUNT, "algorithm %u", p->algorithm);
@@ -756,36 +758,10 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 	CHECK(naive == p->naive_bytes, "naive %llu reported %llu",
 	      (unsigned long long)naive, (unsigned long long)p->naive_bytes);
 
+	msg = fz_check_scratch(g->s, g->ns, g->op, owner, &g->lim, ps,
+			       p->arena_bytes, &requested);
+	CHECK(!msg, "%s", msg);
 	for (j = 0; j < g->ns; j++) {
-		const struct npa_scratch_desc *s = &g->s[j];
-		const struct npa_placement *q = &ps[j];
-		u64 a = s->align ? s->align : g->lim.unit_align[g->op[owner[j]].unit];
-		u64 end;
-
-		a = umax(a, 1);
-		CHECK((q->flags & ~NPA_PLACEMENT_FAST) ==
-		      (NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH),
-		      "scratch %u flags %#x", j, q->flags);
-		CHECK(q->lo == owner[j] && q->hi == owner[j] + 1,
-		      "scratch %u of op %u live [%u,%u)", j, owner[j], q->lo, q->hi);
-		if (s->flags & NPA_SCRATCH_VARIABLE)
-			CHECK(q->size >= s->min_size && q->size <= s->size,
-			      "scratch %u granted %llu not in [%llu,%llu]", j,
-			      (unsigned long long)q->size,
-			      (unsigned long long)s->min_size,
-			      (unsigned long long)s->size);
-		else
-			CHECK(q->size == s->size, "scratch %u granted %llu of %llu", j,
-			      (unsigned long long)q->size, (unsigned long long)s->size);
-		CHECK(q->offset % a == 0, "scratch %u offset %llu align %llu", j,
-		      (unsigned long long)q->offset, (unsigned long long)a);
-		CHECK(!__builtin_add_overflow(q->offset, q->size, &end) &&
-		      end <= p->arena_bytes, "scratch %u [%llu,+%llu) beyond arena %llu",
-		      j, (unsigned long long)q->offset, (unsigned long long)q->size,
-		      (unsigned long long)p->arena_bytes);
-		CHECK(!(q->flags & NPA_PLACEMENT_FAST) || end <= g->lim.fast_window,
-		      "scratch %u FAST but ends at %llu", j, (unsigned long long)end);
-		requested += q->size;
 		reg_kind[nr] = 1;
 		reg_idx[nr++] = j;
 	}
