@@ -5813,6 +5813,7 @@ const char *npa_plan_algo_name(u32 algo)
 		[NPA_PLAN_ALGO_TILE] = "tiling",
 		[NPA_PLAN_ALGO_TILE_FIT] = "tiling-completed",
 		[NPA_PLAN_ALGO_MERGE] = "merged",
+		[NPA_PLAN_ALGO_GUILLOTINE] = "guillotine",
 	};
 
 	return algo < NPA_PLAN_ALGO_COUNT ? names[algo] : "unknown";

@@ -74,6 +74,8 @@ struct npa_plan_params {
  * @NPA_PLAN_ALGO_MERGE: buffers merged into rectangles (two of one lifetime
  *	stacked, two of one size back to back in time) and the rectangles
  *	planned as a smaller instance
+ * @NPA_PLAN_ALGO_GUILLOTINE: a guillotine tiling rebuilt from the sizes and
+ *	lifetimes, its stalled pieces (if any) planned as a smaller instance
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -88,6 +90,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_TILE,
 	NPA_PLAN_ALGO_TILE_FIT,
 	NPA_PLAN_ALGO_MERGE,
+	NPA_PLAN_ALGO_GUILLOTINE,
 	NPA_PLAN_ALGO_COUNT,
 };
 
