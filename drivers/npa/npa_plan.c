@@ -67,6 +67,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
+#include "npa_guillotine.h"
 #include "npa_plan.h"
 
 #ifdef DEBUG
@@ -82,11 +83,14 @@
 /*
  * Modes of npa_plan_run(): the baseline only; no merge step; one metric
  * order and no baseline (the merge step's plans of the pieces of an
- * instance above NPA_PLAN_EXACT_MAX, see npa_merge_plan()).
+ * instance above NPA_PLAN_EXACT_MAX, see npa_merge_plan()); no guillotine
+ * step (see npa_run_guillotine()).
  */
 #define NPA_RUN_GREEDY		1U
 #define NPA_RUN_NO_MERGE	2U
 #define NPA_RUN_LEAN		4U
+/* No guillotine step: the plans it makes itself, and the merge step's. */
+#define NPA_RUN_NO_GUILLO	8U
 
 /* A buffer of non-zero size, as the planner sees it. */
 struct npa_rect {
@@ -5771,6 +5775,26 @@ int npa_plan(struct npa_plan_buf *bufs, u32 n, const struct npa_plan_params *p,
 	     struct npa_plan_result *res)
 {
 	return npa_plan_run(bufs, n, p, res, 0);
+}
+
+/**
+ * npa_plan_nested() - npa_plan() without the guillotine step
+ * @bufs: buffers, as for npa_plan()
+ * @n: number of buffers
+ * @p: limits, or NULL for the defaults
+ * @res: results, or NULL
+ *
+ * The guillotine step plans the pieces it stalled with by this entry: it
+ * must not come back into the step.
+ *
+ * Context: Process context; may sleep.
+ * Return: as npa_plan().
+ */
+int npa_plan_nested(struct npa_plan_buf *bufs, u32 n,
+		    const struct npa_plan_params *p,
+		    struct npa_plan_result *res)
+{
+	return npa_plan_run(bufs, n, p, res, NPA_RUN_NO_GUILLO);
 }
 
 /**
