@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "npa_guillotine.h"
 #include "npa_plan.h"
 
 #define NPA_TEST_MAX_BUFS	8
@@ -514,7 +515,9 @@ static void npa_plan_test_strip_parts(struct kunit *test)
 /*
  * A 10^6-byte x 1000-step strip cut into 1000 rectangles: every step holds
  * the bound, so the tiling search applies, and it finds a plan without a
- * free byte (greedy is 40-50% over on these); twice the same.
+ * free byte (greedy is 40-50% over on these); twice the same. These tests
+ * of the steps after the guillotine step, which would solve their strips
+ * first, plan without it (npa_plan_nested()).
  */
 static void npa_plan_test_tile(struct kunit *test)
 {
@@ -525,13 +528,13 @@ static void npa_plan_test_tile(struct kunit *test)
 
 	b = npa_test_strip_twice(test, n, width, 0x9e3779b97f4a7c15ULL, &d);
 
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+	KUNIT_ASSERT_EQ(test, npa_plan_nested(b, n, NULL, &res), 0);
 	assert_plan_valid(test, b, n, &res);
 	KUNIT_EXPECT_EQ(test, res.peak, width);
 	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_TILE);
 	KUNIT_EXPECT_LT(test, res.work, 100000ULL);
 
-	KUNIT_ASSERT_EQ(test, npa_plan(d, n, NULL, &again), 0);
+	KUNIT_ASSERT_EQ(test, npa_plan_nested(d, n, NULL, &again), 0);
 	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
 	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
 }
@@ -539,10 +542,10 @@ static void npa_plan_test_tile(struct kunit *test)
 /*
  * A 1000-rect strip of @seed with a @budget too small for the tiling search
  * to finish: the plan is found by @algo, at most @over above the optimum;
- * twice the same. The budget ends the plan, not the time cap: under QEMU
- * TCG with KASAN on a busy host a plan of the merge step's case took up to
- * 8 s, near the default cap of 10 s, and one that the cap cut short was
- * not the same as the other.
+ * twice the same (without the guillotine step). The budget ends the
+ * plan, not the time cap: under QEMU TCG with KASAN on a busy host a plan
+ * of the merge step's case took up to 8 s, near the default cap of 10 s,
+ * and one that the cap cut short was not the same as the other.
  */
 static void npa_test_strip_by(struct kunit *test, u64 seed, u64 budget,
 			      u32 algo, u64 over)
@@ -558,12 +561,12 @@ static void npa_test_strip_by(struct kunit *test, u64 seed, u64 budget,
 
 	b = npa_test_strip_twice(test, n, width, seed, &d);
 
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+	KUNIT_ASSERT_EQ(test, npa_plan_nested(b, n, &p, &res), 0);
 	assert_plan_valid(test, b, n, &res);
 	KUNIT_EXPECT_EQ(test, res.algo, algo);
 	KUNIT_EXPECT_LE(test, res.peak, width + over);
 
-	KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &again), 0);
+	KUNIT_ASSERT_EQ(test, npa_plan_nested(d, n, &p, &again), 0);
 	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
 	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
 }
@@ -595,6 +598,72 @@ static void npa_plan_test_tile_sums(struct kunit *test)
 static void npa_plan_test_merge(struct kunit *test)
 {
 	npa_test_strip_by(test, 30, 150000, NPA_PLAN_ALGO_MERGE, 0);
+}
+
+/*
+ * A 10^6-byte x 1000-step strip cut into 3000 rectangles by guillotine
+ * cuts of random direction: the guillotine step rebuilds the cut from the
+ * sizes and lifetimes alone and plans it at the optimum (the other steps
+ * end such strips of 6000-8000 rects up to 30% over); twice the same.
+ * The budget ends the plan, not the time cap (see npa_test_strip_by()).
+ */
+static void npa_plan_test_guillotine(struct kunit *test)
+{
+	const struct npa_plan_params p = {
+		.time_cap_ns = 120ULL * NSEC_PER_SEC,
+	};
+	const u32 n = 3000;
+	const u64 width = 1000000;
+	struct npa_plan_result res, again;
+	struct npa_plan_buf *b, *d;
+
+	b = npa_test_strip_twice(test, n, width, 0x5eed3000, &d);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+	assert_plan_valid(test, b, n, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, width);
+	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_GUILLOTINE);
+
+	KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &again), 0);
+	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
+	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
+}
+
+/*
+ * Tight instances whose sizes take all of u64, which the guillotine step
+ * sees first: 2500 rects of one lifetime that sum to U64_MAX (a load
+ * above S64_MAX, which it leaves to the other steps), and strips of two
+ * steps 2^63 - 1 bytes wide, whose signed sums of sizes it compares at
+ * the edge of s64 (UBSAN would report a wrap). All plans at the bound.
+ */
+static void npa_plan_test_guillotine_huge(struct kunit *test)
+{
+	static const struct {
+		u64 width;
+		u32 steps, n, algo;
+	} strips[] = {
+		{ U64_MAX, 1, 2500, NPA_PLAN_ALGO_ORDER },
+		{ S64_MAX, 2, 24, NPA_PLAN_ALGO_GUILLOTINE },
+		{ S64_MAX, 2, 2500, NPA_PLAN_ALGO_ORDER },
+	};
+	struct npa_plan_result res;
+	struct npa_plan_buf *b;
+	unsigned int i;
+
+	b = kunit_kcalloc(test, 2500, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	for (i = 0; i < ARRAY_SIZE(strips); i++) {
+		u32 n = strips[i].n;
+
+		npa_test_strip(b, n, strips[i].width, strips[i].steps, 0xb16 + i);
+		KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, strips[i].width), 0);
+
+		KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
+		assert_plan_valid(test, b, n, &res);
+		KUNIT_EXPECT_EQ(test, res.lower_bound, strips[i].width);
+		KUNIT_EXPECT_EQ(test, res.peak, strips[i].width);
+		KUNIT_EXPECT_EQ(test, res.algo, strips[i].algo);
+	}
 }
 
 /*
@@ -633,6 +702,8 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_tile_fit),
 	KUNIT_CASE(npa_plan_test_tile_sums),
 	KUNIT_CASE(npa_plan_test_merge),
+	KUNIT_CASE(npa_plan_test_guillotine),
+	KUNIT_CASE(npa_plan_test_guillotine_huge),
 	KUNIT_CASE(npa_plan_test_tile_aligned),
 	{}
 };
