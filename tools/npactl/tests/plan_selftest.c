@@ -41,33 +41,36 @@ static struct npa_plan_buf B(u64 size, u32 lo, u32 hi, u64 align)
 				      .align = align };
 }
 
-/* Plan with npa, verify, and return the peak (U64_MAX on any failure). */
-static u64 plan_ok(struct npa_plan_buf *b, u32 n, u64 budget,
-		   struct npa_plan_result *res)
+/*
+ * Plan with @plan (npa_plan(), or npa_plan_nested(): without the guillotine
+ * step, for the tests of the steps after it), verify, and return the peak
+ * (U64_MAX on any failure).
+ */
+static u64 plan_with(int (*plan)(struct npa_plan_buf *, u32,
+				 const struct npa_plan_params *,
+				 struct npa_plan_result *),
+		     struct npa_plan_buf *b, u32 n, u64 budget,
+		     struct npa_plan_result *res)
 {
 	struct npa_plan_params p = { .budget = budget };
 
-	if (npa_plan(b, n, &p, res))
+	if (plan(b, n, &p, res))
 		return U64_MAX;
 	if (npa_plan_verify(b, n, res->peak))
 		return U64_MAX;
 	return res->peak;
 }
 
-/*
- * plan_ok() without the guillotine step, which solves most cut strips
- * first: for the tests of the steps after it.
- */
+static u64 plan_ok(struct npa_plan_buf *b, u32 n, u64 budget,
+		   struct npa_plan_result *res)
+{
+	return plan_with(npa_plan, b, n, budget, res);
+}
+
 static u64 plan_nested_ok(struct npa_plan_buf *b, u32 n, u64 budget,
 			  struct npa_plan_result *res)
 {
-	struct npa_plan_params p = { .budget = budget };
-
-	if (npa_plan_nested(b, n, &p, res))
-		return U64_MAX;
-	if (npa_plan_verify(b, n, res->peak))
-		return U64_MAX;
-	return res->peak;
+	return plan_with(npa_plan_nested, b, n, budget, res);
 }
 
 static void test_edges(void)
