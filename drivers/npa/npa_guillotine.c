@@ -19,10 +19,16 @@
  * 1/256 bit. Candidates one of whose rects is in no rival candidate go
  * first, then the best score. When no match is left short of the end, a
  * repair undoes one made match (or two made at one bound), never makes it
- * again, and keeps the undo after which the greedy gets furthest; phases
- * of settings bound the repairs. When still stalled, the live pieces are
- * a small tight instance: it is planned by npa_plan_nested() and each
- * piece's tiling is placed at the piece's offset.
+ * again, and keeps the undo after which the greedy gets furthest. A deep
+ * repair undoes a chain up to NPA_G_DEEP levels below an alive one, with
+ * the chains above it, and is kept only when the greedy gets further
+ * still and ends with fewer pieces than the stall (on strip 8000 / 11 of
+ * npa-bench no shallow undo helps, two deep ones end it); deep repairs
+ * stop after a quarter of the budget (on the strips they do not help
+ * they took all of it). Phases of settings bound the repairs. When still
+ * stalled, the live pieces are a small tight instance: it is planned by
+ * npa_plan_nested() and each piece's tiling is placed at the piece's
+ * offset.
  *
  * Instances that are no guillotine tiling are given back early: more
  * than 5/8 of the rects left when the first greedy pass has spent
@@ -33,7 +39,8 @@
  * bytes), groups (32) and hash slots per rect, NPA_G_TC candidates per
  * bound (1.1 KiB, at most 2 bounds a rect), a pair cache of 2-4 entries
  * per rect (216 bytes each): at most about 4 KiB per rect, 1-2 KiB on
- * strips, plus 0.8 MiB of meet-in-the-middle scratch.
+ * strips, plus 0.8 MiB of meet-in-the-middle scratch and 22 KiB of
+ * deep-repair paths.
  */
 
 #include <linux/bitops.h>
@@ -66,6 +73,14 @@
 #define NPA_G_NODES	8
 /* Matches a repair may forbid, in all. */
 #define NPA_G_FORBID	1024
+/* Deep repairs: chains down from an alive one, and paths looked at. */
+#define NPA_G_DEEP	10
+#define NPA_G_DMAX	512
+/* Keys of a look: per alive piece; a pair undone, a deep undo a level. */
+#define NPA_G_KALIVE	64
+#define NPA_G_KPAIR	16
+/* Deep repairs stop when they have spent this part of the budget. */
+#define NPA_G_DEEP_SHARE	4
 /* Scores (1/256 bit): below AMB a rival, below SPLIT a piece of its own. */
 #define NPA_G_AMB	(-3 * 256)
 #define NPA_G_SPLIT	(-6 * 256)
@@ -135,10 +150,14 @@ struct npa_gctx {
 	u32 *tmp;		/* ncap: ids of undone matches, offsets stack */
 	u64 *forbid;		/* NPA_G_FORBID set hashes */
 	u32 nforbid;
+	u32 *dpath;		/* NPA_G_DMAX paths of NPA_G_DEEP chains */
+	u8 *dlen;
+	u32 *dmem;		/* NPA_G_DEEP x NPA_G_MITM: the walk's members */
 	struct npa_ghalf *ha, *hb, *ht;	/* NPA_G_HALF each */
 	u64 *zm;		/* NPA_G_ZMAX */
-	bool excl;
+	bool excl, deep;
 	u64 work, budget;
+	u64 deep_work, deep_cap;	/* spent on deep repairs, and the most */
 	u64 next_check;
 	const struct npa_guillo_params *gp;
 	bool out_of_time;
@@ -146,12 +165,15 @@ struct npa_gctx {
 	bool no_tiling;
 };
 
-/* Phases of repairs: exclusive candidates first or not, and how many. */
+/*
+ * Phases of repairs: exclusive candidates first or not, deep repairs or
+ * not, and how many.
+ */
 static const struct {
-	bool excl;
+	bool excl, deep;
 	u32 repairs;
 } npa_g_phases[] = {
-	{ true, 8 }, { true, 16 }, { false, 8 },
+	{ true, true, 8 }, { true, false, 16 }, { false, true, 8 },
 };
 
 /* log2(k!) in 1/256 bit, k <= NPA_G_MITM. */
@@ -757,7 +779,7 @@ static void npa_g_rollback(struct npa_gctx *x, u32 from, u32 *tmp)
 
 /*
  * How far the greedy gets from here, rolled back after: 0 to the end,
- * else 4 x the alive pieces (U64_MAX if it made no match at all).
+ * else NPA_G_KALIVE x the alive pieces (U64_MAX if it made no match).
  */
 static u64 npa_g_look(struct npa_gctx *x, u32 *tmp)
 {
@@ -766,11 +788,123 @@ static u64 npa_g_look(struct npa_gctx *x, u32 *tmp)
 
 	memset(x->checked, 0, x->nt);
 	npa_g_greedy(x);
-	key = npa_g_done(x) ? 0 : 4ULL * x->alive;
+	key = npa_g_done(x) ? 0 : (u64)NPA_G_KALIVE * x->alive;
 	if (key && x->nn == from)
 		key = U64_MAX;
 	npa_g_rollback(x, from, tmp);
 	return key;
+}
+
+/*
+ * The chains under the alive chains @cand[0, @nc), down to NPA_G_DEEP
+ * levels: each path from an alive chain to one below it (two chains or
+ * more), depth first, into x->dpath; their number, at most NPA_G_DMAX.
+ * The walk keeps each level's members and the next one to look at.
+ */
+static u32 npa_g_deep_collect(struct npa_gctx *x, const u32 *cand, u32 nc)
+{
+	u32 path[NPA_G_DEEP], nmem[NPA_G_DEEP], pos[NPA_G_DEEP];
+	u32 ci, len, nd = 0, v, *mem;
+
+	for (ci = 0; ci < nc && nd < NPA_G_DMAX; ci++) {
+		v = cand[ci];
+		len = 1;
+		path[0] = v;
+		mem = x->dmem;
+		nmem[0] = npa_g_stack_members(x, x->nd[v].l, mem, 0);
+		nmem[0] = npa_g_stack_members(x, x->nd[v].r, mem, nmem[0]);
+		pos[0] = 0;
+		x->work += nmem[0];
+		while (len && nd < NPA_G_DMAX) {
+			u32 lv = len - 1;
+
+			if (pos[lv] == nmem[lv]) {
+				len--;
+				continue;
+			}
+			v = x->dmem[lv * NPA_G_MITM + pos[lv]++];
+			if (x->nd[v].kind != NPA_G_CHAIN)
+				continue;
+			path[len] = v;
+			nmem[len] = 0;
+			pos[len] = 0;
+			len++;
+			memcpy(x->dpath + nd * NPA_G_DEEP, path,
+			       len * sizeof(*path));
+			x->dlen[nd++] = len;
+			if (len == NPA_G_DEEP)
+				continue;
+			mem = x->dmem + lv * NPA_G_MITM + NPA_G_MITM;
+			nmem[len - 1] = npa_g_stack_members(x, x->nd[v].l, mem, 0);
+			nmem[len - 1] = npa_g_stack_members(x, x->nd[v].r, mem,
+							    nmem[len - 1]);
+			x->work += nmem[len - 1];
+		}
+	}
+	return nd;
+}
+
+/* Undo the chains of path @d, top down; their rects' counts in @ks. */
+static u32 npa_g_deep_unmake(struct npa_gctx *x, u32 d, u32 *ids, u32 *ks)
+{
+	const u32 *path = x->dpath + d * NPA_G_DEEP;
+	u32 i, off = 0;
+
+	for (i = 0; i < x->dlen[d]; i++) {
+		ks[i] = npa_g_unmake(x, path[i], ids + off);
+		off += ks[i];
+	}
+	return off;
+}
+
+static void npa_g_deep_remake(struct npa_gctx *x, u32 d, const u32 *ids,
+			      const u32 *ks, u32 off)
+{
+	const u32 *path = x->dpath + d * NPA_G_DEEP;
+	u32 i;
+
+	for (i = x->dlen[d]; i-- > 0;) {
+		off -= ks[i];
+		npa_g_remake(x, path[i], ids + off, ks[i]);
+	}
+}
+
+/*
+ * No single undo helps enough: undo a chain deeper down, with the ones
+ * above it, and never make the deepest again; of the paths, the one after
+ * which the greedy gets furthest (the shorter on a tie), if its key is
+ * below @bound. False if none is.
+ */
+static bool npa_g_repair_deep(struct npa_gctx *x, const u32 *cand, u32 nc,
+			      u64 bound)
+{
+	u32 nd, d, off, best = NPA_G_NONE, ks[NPA_G_DEEP], *ids = x->tmp;
+	u32 last;
+	u64 bkey = bound, key;
+
+	if (x->nforbid + 1 > NPA_G_FORBID)
+		return false;
+	nd = npa_g_deep_collect(x, cand, nc);
+	for (d = 0; d < nd && !npa_g_stop(x); d++) {
+		off = npa_g_deep_unmake(x, d, ids, ks);
+		last = ks[x->dlen[d] - 1];
+		x->forbid[x->nforbid++] = npa_g_ids_hash(ids + off - last, last);
+		key = npa_g_look(x, ids + off);
+		if (key != U64_MAX)
+			key += x->dlen[d];	/* below NPA_G_KPAIR */
+		x->nforbid--;
+		npa_g_deep_remake(x, d, ids, ks, off);
+		if (key < bkey) {
+			bkey = key;
+			best = d;
+		}
+	}
+	if (best == NPA_G_NONE)
+		return false;
+	off = npa_g_deep_unmake(x, best, ids, ks);
+	last = ks[x->dlen[best] - 1];
+	x->forbid[x->nforbid++] = npa_g_ids_hash(ids + off - last, last);
+	return true;
 }
 
 /*
@@ -816,7 +950,7 @@ static bool npa_g_repair(struct npa_gctx *x)
 			x->forbid[x->nforbid++] = npa_g_ids_hash(ids + k, k2);
 			key = npa_g_look(x, ids + k + k2);
 			if (key != U64_MAX)
-				key++;	/* two undone: only if better */
+				key += NPA_G_KPAIR;	/* two: only if better */
 			x->nforbid -= 2;
 			npa_g_remake(x, r2, ids + k, k2);
 			npa_g_remake(x, r, ids, k);
@@ -826,6 +960,27 @@ static bool npa_g_repair(struct npa_gctx *x)
 				best2 = r2;
 			}
 		}
+	}
+	/*
+	 * A deep key is above 0: none beats an undo that gets to the end. A
+	 * deep undo must also leave fewer pieces than the stall it repairs
+	 * (sweep strips of 2000 that no shallow undo helps took deep undos
+	 * that left more, 18 times the work of the step, for the same plan),
+	 * and deep repairs get a share of the budget with a limit of their
+	 * own (on cut strips of 8000 they are never kept, and took all of it).
+	 */
+	if (x->deep && bkey && x->deep_work < x->deep_cap) {
+		u64 budget = x->budget, w0 = x->work;
+		bool ok;
+
+		x->budget = min(budget, w0 + x->deep_cap - x->deep_work);
+		ok = npa_g_repair_deep(x, cand, nc,
+				       min_t(u64, bkey,
+					     (u64)NPA_G_KALIVE * x->alive));
+		x->budget = budget;
+		x->deep_work += x->work - w0;
+		if (ok)
+			return true;
 	}
 	if (best == NPA_G_NONE)
 		return false;
@@ -852,6 +1007,9 @@ static void npa_g_free(struct npa_gctx *x)
 	kvfree(x->pc);
 	kvfree(x->tmp);
 	kvfree(x->forbid);
+	kvfree(x->dpath);
+	kvfree(x->dlen);
+	kvfree(x->dmem);
 	kvfree(x->ha);
 	kvfree(x->hb);
 	kvfree(x->ht);
@@ -884,13 +1042,20 @@ static int npa_g_init(struct npa_gctx *x, const struct npa_plan_buf *bufs,
 	x->tmp = kvmalloc_array(x->ncap, sizeof(*x->tmp), GFP_KERNEL_ACCOUNT);
 	x->forbid = kvmalloc_array(NPA_G_FORBID, sizeof(*x->forbid),
 				   GFP_KERNEL_ACCOUNT);
+	x->dpath = kvmalloc_array(NPA_G_DMAX * NPA_G_DEEP, sizeof(*x->dpath),
+				  GFP_KERNEL_ACCOUNT);
+	x->dlen = kvmalloc_array(NPA_G_DMAX, sizeof(*x->dlen),
+				 GFP_KERNEL_ACCOUNT);
+	x->dmem = kvmalloc_array(NPA_G_DEEP * NPA_G_MITM, sizeof(*x->dmem),
+				 GFP_KERNEL_ACCOUNT);
 	x->ha = kvmalloc_array(NPA_G_HALF, sizeof(*x->ha), GFP_KERNEL_ACCOUNT);
 	x->hb = kvmalloc_array(NPA_G_HALF, sizeof(*x->hb), GFP_KERNEL_ACCOUNT);
 	x->ht = kvmalloc_array(NPA_G_HALF, sizeof(*x->ht), GFP_KERNEL_ACCOUNT);
 	x->zm = kvmalloc_array(NPA_G_ZMAX, sizeof(*x->zm), GFP_KERNEL_ACCOUNT);
 	if (!x->nd || !x->g || !x->hash || !x->ends || !x->starts ||
 	    !x->deg || !x->checked || !x->tc || !x->ntc || !x->pc ||
-	    !x->tmp || !x->forbid || !x->ha || !x->hb || !x->ht || !x->zm)
+	    !x->tmp || !x->forbid || !x->dpath || !x->dlen || !x->dmem ||
+	    !x->ha || !x->hb || !x->ht || !x->zm)
 		return -ENOMEM;
 	memset(x->ends, 0xff, nt * sizeof(*x->ends));
 	memset(x->starts, 0xff, nt * sizeof(*x->starts));
@@ -1049,7 +1214,9 @@ int npa_guillotine(struct npa_plan_buf *bufs, u32 n, u32 nt, u64 load,
 		ret = -ENOMEM;
 		goto out;
 	}
+	x->deep_cap = x->budget / NPA_G_DEEP_SHARE;
 	x->excl = npa_g_phases[0].excl;
+	x->deep = npa_g_phases[0].deep;
 	first = min_t(u64, x->budget, (u64)n * NPA_G_FIRST_UNITS);
 	for (;;) {
 		u64 budget = x->budget;
@@ -1077,6 +1244,7 @@ int npa_guillotine(struct npa_plan_buf *bufs, u32 n, u32 nt, u64 load,
 			if (++phase == ARRAY_SIZE(npa_g_phases))
 				break;
 			x->excl = npa_g_phases[phase].excl;
+			x->deep = npa_g_phases[phase].deep;
 			reps = 0;
 		}
 		memset(x->checked, 0, nt);
