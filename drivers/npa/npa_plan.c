@@ -5653,10 +5653,10 @@ out:
  * get the budget they had without it and make the plans they made, none
  * worse than before, for up to 0.6 s more. A plan within 5% of the bound
  * is not worth twice the time: the steps after it get what is left (of
- * 384 strips of 3000-8000, three generators, only four change: the cut
- * strips 8000 / 24, 26 and 29 of npa-bench end as before in 0.4-0.6 s
- * instead of 1.0-1.5 s, and 8000 / 11 0.34% over instead of at the
- * optimum). A budget the caller gave is not grown.
+ * 384 strips of 3000-8000, three generators, the cut strips 8000 / 24,
+ * 26 and 29 of npa-bench change: the step's plan, 0.37-2.5% over, in
+ * 0.5-0.6 s instead of 1.0-1.7 s). A budget the caller gave is not
+ * grown.
  */
 static noinline_for_stack void npa_run_guillotine(struct npa_ctx *c,
 						  bool refund)
