@@ -519,6 +519,40 @@ static void test_guillotine_deep(void)
 	free(b);
 }
 
+/*
+ * Cut strips of 8000 (npa-bench's seeds 11 and 9) that the guillotine
+ * step stalls on with wrong merges among the last made: the plan of the
+ * stalled pieces is 0.34% and 12.8% over, the plan of the pieces one
+ * match down at the optimum and 6.8% over. Before the step planned the
+ * pieces one match down, 11 ended 0.34% over (at the optimum only by the
+ * merge step, with the budget grown back) and 9 12.8% over.
+ */
+static void test_guillotine_down(void)
+{
+	static const struct {
+		u64 seed;
+		double pct;	/* the most over the optimum */
+	} cuts[] = {
+		{ 11 * 7919 + 8000, 0 },
+		{ 9 * 7919 + 8000, 7 },
+	};
+	struct npa_plan_buf *b = calloc(8000, sizeof(*b));
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		struct npa_plan_result res;
+		u32 n = npa_gen_cut(b, 8000, 1000000, 1000, cuts[i].seed);
+		u64 peak = plan_ok(b, n, 0, &res);
+		double pct = (peak - 1e6) / 1e4;
+
+		tap(pct <= cuts[i].pct && res.algo == NPA_PLAN_ALGO_GUILLOTINE,
+		    "cut 8000 (seed %llu): %s, +%.2f%% (at most +%.0f%%, guillotine, pieces one match down)",
+		    (unsigned long long)cuts[i].seed,
+		    npa_plan_algo_name(res.algo), pct, cuts[i].pct);
+	}
+	free(b);
+}
+
 /* xorshift64, for test_tiny_strips(). */
 static u64 tiny_rand(u64 *s)
 {
@@ -726,6 +760,7 @@ int main(void)
 	test_strips_2000();
 	test_strips_large();
 	test_guillotine_deep();
+	test_guillotine_down();
 	test_tiny_strips();
 	test_complete();
 	test_baselines();
