@@ -30,10 +30,9 @@
  * npa_plan_nested() and each piece's tiling is placed at the piece's
  * offset.
  *
- * Instances that are no guillotine tiling are given back early: more
- * than 5/8 of the rects left when the first greedy pass has spent
- * NPA_G_PROBE_UNITS a rect, a first pass above NPA_G_FIRST_UNITS a rect,
- * or more than n / 32 + 32 pieces left when it stalls.
+ * Instances that are no guillotine tiling are given back early: a first
+ * greedy pass above NPA_G_FIRST_UNITS a rect, or more than n / 32 + 32
+ * pieces left when it stalls.
  *
  * Memory, all in one context (no n x n anywhere): NPA_G_NODES nodes (40
  * bytes), groups (32) and hash slots per rect, NPA_G_TC candidates per
@@ -161,8 +160,6 @@ struct npa_gctx {
 	u64 next_check;
 	const struct npa_guillo_params *gp;
 	bool out_of_time;
-	u64 probe;		/* work of the first pass's check, 0: none */
-	bool no_tiling;
 };
 
 /*
@@ -733,19 +730,6 @@ static void npa_g_greedy(struct npa_gctx *x)
 			}
 		}
 		x->work += x->nt;
-		/*
-		 * Of the rects cut from a strip (4000-8000, 16 seeds), at most
-		 * 0.56 are left when the first pass has spent 640 units a
-		 * rect; of the sweep strips of 8000, 0.63 to 0.68: those take
-		 * that long to stall, the smaller ones stall sooner.
-		 */
-		if (x->probe && x->work >= x->probe) {
-			x->probe = 0;
-			if (x->alive > x->n / 8 * 5) {
-				x->no_tiling = true;
-				break;
-			}
-		}
 		if (!pick || !npa_g_apply(x, &pick->m))
 			break;
 		t = x->nn - 1;
@@ -1216,10 +1200,14 @@ out:
 /*
  * The first greedy pass spends 700-2100 units a rect on the rects cut
  * from a strip (one of 48 up to 6100); a pass far above that is on no
- * guillotine tiling. Its progress is checked at NPA_G_PROBE_UNITS.
+ * guillotine tiling. No check of its progress on the way: more than 5/8
+ * of the rects still unmerged at 640 units a rect gave back about half
+ * of the sweep strips of 8000 20k placements sooner (those that are not
+ * given back stall with too many pieces), and the cut strip 6000 / 5 of
+ * npa-bench (0.71 left there), which the step plans at the optimum in
+ * 0.16 s, to the other steps: 2.4% over, in 1.4-2.2 s.
  */
 #define NPA_G_FIRST_UNITS	4096
-#define NPA_G_PROBE_UNITS	640
 
 /**
  * npa_guillotine() - rebuild a guillotine tiling of a tight instance
@@ -1269,17 +1257,14 @@ int npa_guillotine(struct npa_plan_buf *bufs, u32 n, u32 nt, u64 load,
 	for (;;) {
 		u64 budget = x->budget;
 
-		if (first_pass) {
+		if (first_pass)
 			x->budget = first;
-			x->probe = (u64)n * NPA_G_PROBE_UNITS;
-		}
 		npa_g_greedy(x);
 		x->budget = budget;
-		x->probe = 0;
 		if (npa_g_done(x))
 			break;
 		/* Stalls with more than a few dozen pieces: no tiling. */
-		if (x->out_of_time || x->no_tiling ||
+		if (x->out_of_time ||
 		    (first_pass && (x->work >= first ||
 				    x->alive > n / 32 + 32)))
 			goto out;
