@@ -1054,24 +1054,26 @@ static int npa_g_init(struct npa_gctx *x, const struct npa_plan_buf *bufs,
 
 /*
  * The stalled alive pieces @roots[0, @na) are a small tight instance:
- * plan it with what is left of the budget (@half: half of it), the
- * offsets into @off.
+ * plan it with half of what is left of the budget (@down: with all of
+ * it and the spare), the offsets into @off.
  */
 static int npa_g_fallback(struct npa_gctx *x, const u32 *roots, u32 na,
-			  u64 *off, u64 *peak, bool half)
+			  u64 *off, u64 *peak, bool down)
 {
 	const struct npa_guillo_params *gp = x->gp;
-	u64 spent = ktime_get_ns() - gp->t0, used;
+	u64 spent = ktime_get_ns() - gp->t0, used, limit = gp->budget;
 	struct npa_plan_params prm = { 0 };
 	struct npa_plan_result res;
 	struct npa_plan_buf *sb;
 	u32 j;
 	int ret;
 
+	if (down)
+		limit += min(gp->spare, U64_MAX - limit);
 	used = div_u64(x->work, NPA_GUILLO_UNITS);
-	if (spent >= gp->cap_ns || used >= gp->budget)
+	if (spent >= gp->cap_ns || used >= limit)
 		return -ETIME;
-	prm.budget = (gp->budget - used) >> half;
+	prm.budget = down ? limit - used : (limit - used) / 2;
 	if (!prm.budget)
 		return -ETIME;
 	prm.time_cap_ns = gp->cap_ns - spent;
@@ -1121,11 +1123,13 @@ static void npa_g_offsets(struct npa_gctx *x, const u32 *roots, u32 na,
 /*
  * Plan the stalled pieces @roots[0, @na) with half of what is left, and
  * when that plan is above @load, the pieces one match down (each alive
- * chain's rects and pieces back) with the rest: keep the better plan in
- * @bufs. The wrong merges are often in the last matches made (of the cut
- * strips of 8000 that npa-bench's seeds 1-32 stall on, 11 ends at the
- * optimum that way instead of 0.34% over, 9 6.8% instead of 12.8%, 26
- * 2.5% instead of 3.8%; more levels down did no better).
+ * chain's rects and pieces back) with the rest and the spare: keep the
+ * better plan in @bufs. The wrong merges are often in the last matches
+ * made: of the cut strips of 8000 that npa-bench's seeds 1-32 stall on,
+ * 11 and 9 end at the optimum that way instead of 0.34% and 12.8% over
+ * (9 needs the spare: the tiling search plans its 258 pieces in 33k
+ * placements, and the rest of the share was 32k). More levels down did
+ * no better.
  */
 static int npa_g_fallback_down(struct npa_gctx *x, const u32 *roots,
 			       u32 na, u64 *off, struct npa_plan_buf *bufs,
@@ -1135,7 +1139,7 @@ static int npa_g_fallback_down(struct npa_gctx *x, const u32 *roots,
 	u64 peak2;
 	int ret;
 
-	ret = npa_g_fallback(x, roots, na, off, peak, true);
+	ret = npa_g_fallback(x, roots, na, off, peak, false);
 	if (ret)
 		return ret;
 	npa_g_offsets(x, roots, na, off, bufs);
@@ -1155,7 +1159,7 @@ static int npa_g_fallback_down(struct npa_gctx *x, const u32 *roots,
 		nb = npa_g_stack_members(x, x->nd[v].l, down, nb);
 		nb = npa_g_stack_members(x, x->nd[v].r, down, nb);
 	}
-	if (nb > na && !npa_g_fallback(x, down, nb, off, &peak2, false) &&
+	if (nb > na && !npa_g_fallback(x, down, nb, off, &peak2, true) &&
 	    peak2 < *peak) {
 		*peak = peak2;
 		npa_g_offsets(x, down, nb, off, bufs);

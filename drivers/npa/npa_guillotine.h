@@ -19,13 +19,15 @@
 /**
  * struct npa_guillo_params - limits and results of one guillotine run
  * @budget: placements the step may spend (its own and the nested plan's)
+ * @spare: placements the plan of the stalled pieces one match down may
+ *	spend on top of @budget (what the run leaves to the steps after)
  * @t0: ktime_get_ns() at the start of the planning run
  * @cap_ns: the planning run's wall-clock cap
  * @work: output: placements spent
  * @peak: output: peak of the plan written to the offsets
  */
 struct npa_guillo_params {
-	u64 budget;
+	u64 budget, spare;
 	u64 t0, cap_ns;
 	u64 work;
 	u64 peak;
