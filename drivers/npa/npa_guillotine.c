@@ -27,8 +27,9 @@
  * stop after a quarter of the budget (on the strips they do not help
  * they took all of it). Phases of settings bound the repairs. When still
  * stalled, the live pieces are a small tight instance: it is planned by
- * npa_plan_nested() and each piece's tiling is placed at the piece's
- * offset.
+ * npa_plan_nested() (and, when that plan is above the bound, so are the
+ * pieces one match down) and each piece's tiling is placed at the
+ * piece's offset.
  *
  * Instances that are no guillotine tiling are given back early: a first
  * greedy pass above NPA_G_FIRST_UNITS a rect, or more than n / 32 + 32
