@@ -664,12 +664,19 @@ static u32 npa_g_stack_members(const struct npa_gctx *x, u32 v, u32 *out,
 	return k;
 }
 
+/* The members of both stacks of chain @v into @out[@k...]; the new count. */
+static u32 npa_g_chain_members(const struct npa_gctx *x, u32 v, u32 *out,
+			       u32 k)
+{
+	k = npa_g_stack_members(x, x->nd[v].l, out, k);
+	return npa_g_stack_members(x, x->nd[v].r, out, k);
+}
+
 /* Undo the match that made the alive chain @r: its rects back in groups. */
 static u32 npa_g_unmake(struct npa_gctx *x, u32 r, u32 *ids)
 {
-	u32 k = npa_g_stack_members(x, x->nd[r].l, ids, 0), i;
+	u32 k = npa_g_chain_members(x, r, ids, 0), i;
 
-	k = npa_g_stack_members(x, x->nd[r].r, ids, k);
 	npa_g_del(x, r);
 	for (i = 0; i < k; i++)
 		npa_g_add(x, ids[i]);
@@ -796,8 +803,7 @@ static u32 npa_g_deep_collect(struct npa_gctx *x, const u32 *cand, u32 nc)
 		len = 1;
 		path[0] = v;
 		mem = x->dmem;
-		nmem[0] = npa_g_stack_members(x, x->nd[v].l, mem, 0);
-		nmem[0] = npa_g_stack_members(x, x->nd[v].r, mem, nmem[0]);
+		nmem[0] = npa_g_chain_members(x, v, mem, 0);
 		pos[0] = 0;
 		x->work += nmem[0];
 		while (len && nd < NPA_G_DMAX) {
@@ -820,9 +826,7 @@ static u32 npa_g_deep_collect(struct npa_gctx *x, const u32 *cand, u32 nc)
 			if (len == NPA_G_DEEP)
 				continue;
 			mem = x->dmem + lv * NPA_G_MITM + NPA_G_MITM;
-			nmem[len - 1] = npa_g_stack_members(x, x->nd[v].l, mem, 0);
-			nmem[len - 1] = npa_g_stack_members(x, x->nd[v].r, mem,
-							    nmem[len - 1]);
+			nmem[len - 1] = npa_g_chain_members(x, v, mem, 0);
 			x->work += nmem[len - 1];
 		}
 	}
@@ -1153,12 +1157,10 @@ static int npa_g_fallback_down(struct npa_gctx *x, const u32 *roots,
 	for (j = 0; j < na; j++) {
 		u32 v = roots[j];
 
-		if (x->nd[v].kind != NPA_G_CHAIN) {
+		if (x->nd[v].kind != NPA_G_CHAIN)
 			down[nb++] = v;
-			continue;
-		}
-		nb = npa_g_stack_members(x, x->nd[v].l, down, nb);
-		nb = npa_g_stack_members(x, x->nd[v].r, down, nb);
+		else
+			nb = npa_g_chain_members(x, v, down, nb);
 	}
 	if (nb > na && !npa_g_fallback(x, down, nb, off, &peak2, true) &&
 	    peak2 < *peak) {
