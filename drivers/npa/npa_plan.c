@@ -2898,6 +2898,7 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_SUBSET	24	/* most starting rects for a full subset sum */
 #define NPA_TILE_TWINS	8	/* twins traded for one candidate, at most */
 #define NPA_TILE_TWIN_SCAN	32	/* rects of its size looked at, for one */
+#define NPA_TILE_SNAPS	256	/* partial tilings kept a direction, at most */
 /* -16 log2(e^-4): a pair this unlikely by chance is believed. */
 #define NPA_TILE_CHANCE	92
 
@@ -4031,19 +4032,20 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
 
 /*
- * The search got to bound @bi of the view: if that is well past the
- * deepest point of this direction so far, keep the offsets of the rects
- * placed (a tiling of the time before @bi) for npa_tile_fit(). The copy
- * it replaces becomes the earlier one when that is less than half as deep
- * as @bi, so the earlier copy is mostly at least half as deep. At most 64
- * copies of m offsets per direction, so the work is not counted.
+ * The search got to bound @bi of the view: if that is past the deepest
+ * point of this direction so far by 1/NPA_TILE_SNAPS of the bounds, keep
+ * the offsets of the rects placed (a tiling of the time before @bi) for
+ * npa_tile_fit(). The copy it replaces becomes the earlier one when that
+ * is less than half as deep as @bi, so the earlier copy is mostly at least
+ * half as deep. At most NPA_TILE_SNAPS copies of m offsets per direction,
+ * so the work is not counted.
  */
 static void npa_tsnap(struct npa_tile *t, u32 bi)
 {
 	u64 **part = t->part[t->mirror], *off = t->c->off;
 	u32 *pbi = t->part_bi[t->mirror], i;
 
-	if (bi < pbi[0] + max(1U, t->nt / 64))
+	if (bi < pbi[0] + max(1U, t->nt / NPA_TILE_SNAPS))
 		return;
 	if (pbi[1] < bi / 2) {
 		swap(part[0], part[1]);
