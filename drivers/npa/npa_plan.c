@@ -2898,6 +2898,7 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_SUBSET	24	/* most starting rects for a full subset sum */
 #define NPA_TILE_TWINS	8	/* twins traded for one candidate, at most */
 #define NPA_TILE_TWIN_SCAN	32	/* rects of its size looked at, for one */
+#define NPA_TILE_PAIRS	8	/* pair trades for one candidate, at most */
 #define NPA_TILE_SNAPS	256	/* partial tilings kept a direction, at most */
 /* -16 log2(e^-4): a pair this unlikely by chance is believed. */
 #define NPA_TILE_CHANCE	92
@@ -3502,13 +3503,117 @@ static bool npa_tin(const u32 *ids, u32 n, u32 x)
 	return false;
 }
 
+/* bsearch() of a place in t->sids among the records' runs there. */
+static int npa_trec_cmp(const void *key, const void *elt)
+{
+	u32 p = *(const u32 *)key;
+	const struct npa_trec *r = elt;
+
+	if (p < r->s_at)
+		return -1;
+	return p >= r->s_at + r->s_cnt;
+}
+
+/* The record of the block that started rect @x; U32_MAX: the first bound. */
+static u32 npa_trec_of(const struct npa_tile *t, u32 x)
+{
+	const struct npa_trec *r = bsearch(&t->spos[x], t->rec, t->nrec,
+					   sizeof(*t->rec), npa_trec_cmp);
+
+	return r ? r - t->rec : U32_MAX;
+}
+
+/*
+ * @xyzw[0] and [1] trade places, then [2] and [3]: 1 when the block
+ * reduces then, 0 when the trail or the pool ran out; else -1, undone
+ * (the records say again which block started which rect).
+ */
+static int npa_ttrade2(struct npa_tile *t, const u32 *eids, u32 ne,
+		       struct npa_tfull *out, u32 mark, const u32 *xyzw)
+{
+	npa_tswap(t, xyzw[0], xyzw[1]);
+	npa_tswap(t, xyzw[2], xyzw[3]);
+	if (npa_treduce(t, eids, ne, out))
+		return 1;
+	if (t->overflow)
+		return 0;
+	npa_tunwind(t, mark);
+	return -1;
+}
+
+/*
+ * Twins of a pair: ending rect @eids[@i] and a rect started with it in
+ * the same block trade places with two rects of the same summed size,
+ * started at that bound in one other block, that live on (each block
+ * keeps its sum, so the tiling does too). A sweep strip's rects of a few
+ * bytes match such sums by chance: the search took a pair for the wrong
+ * block, found out bounds later. Two-pointer walks of the bound's list
+ * (by size); NPA_TILE_PAIRS trades at most after the twins' (*@tries
+ * counts both, a trade tried both ways).
+ * Returns 1 when one reduces, 0 when the trail or the pool ran out, -1
+ * when none does.
+ */
+static int npa_treduce_pairs(struct npa_tile *t, const u32 *eids, u32 ne,
+			     u32 i, struct npa_tfull *out, u32 mark,
+			     u32 *tries)
+{
+	u32 e = eids[i], bi = npa_tvend(t, e), re = npa_trec_of(t, e);
+	u32 a, cnt;
+	const u32 *l = npa_tbound(t, npa_tvstart(t, e), true, &cnt);
+	const struct npa_trec *rr;
+
+	if (re == U32_MAX)
+		return -1;
+	rr = &t->rec[re];
+	for (a = 0; a < rr->s_cnt; a++) {
+		u32 x = t->sids[rr->s_at + a], j = 0, k = cnt;
+		u64 want;
+
+		if (x == e ||
+		    (npa_tvend(t, x) <= bi && !npa_tin(eids, ne, x)))
+			continue;
+		want = t->c->r[e].size + t->c->r[x].size;
+		while (j + 1 < k) {
+			u32 y = l[j], z = l[k - 1], ry;
+			u64 sum = t->c->r[y].size + t->c->r[z].size;
+			int ret;
+
+			if (sum != want) {
+				if (sum < want)
+					j++;
+				else
+					k--;
+				continue;
+			}
+			j++;
+			ry = npa_trec_of(t, y);
+			if (ry == re || ry == U32_MAX ||
+			    ry != npa_trec_of(t, z) ||
+			    npa_tvend(t, y) <= bi || npa_tvend(t, z) <= bi ||
+			    npa_tin(eids, ne, y) || npa_tin(eids, ne, z))
+				continue;
+			if (++*tries > NPA_TILE_TWINS + NPA_TILE_PAIRS)
+				return -1;
+			ret = npa_ttrade2(t, eids, ne, out, mark,
+					  (u32 []){ e, y, x, z });
+			if (ret < 0)
+				ret = npa_ttrade2(t, eids, ne, out, mark,
+						  (u32 []){ e, z, x, y });
+			if (ret >= 0)
+				return ret;
+		}
+	}
+	return -1;
+}
+
 /*
  * npa_treduce() of the ending rects @eids[0, @ne) with one of them traded
  * for a twin: a rect of its size, started at the same bound, that lives
  * on past this one (it is in the tree) and is not in the block. Looks
  * at the first NPA_TILE_TWIN_SCAN rects of its size that started with
  * it, tries NPA_TILE_TWINS trades at most (each a swap, which scans the
- * records, and a reduction), and keeps the first that reduces.
+ * records, and a reduction), then pair trades (npa_treduce_pairs()), and
+ * keeps the first that reduces.
  */
 static bool npa_treduce_twins(struct npa_tile *t, const u32 *eids, u32 ne,
 			      struct npa_tfull *out)
@@ -3546,6 +3651,13 @@ static bool npa_treduce_twins(struct npa_tile *t, const u32 *eids, u32 ne,
 			if (t->overflow)
 				return false;
 		}
+	}
+	npa_tunwind(t, mark);
+	for (i = 0; i < ne; i++) {
+		int ret = npa_treduce_pairs(t, eids, ne, i, out, mark, &tries);
+
+		if (ret >= 0)
+			return ret;
 	}
 fail:
 	npa_tunwind(t, mark);
