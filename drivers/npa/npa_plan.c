@@ -3612,8 +3612,8 @@ static int npa_treduce_pairs(struct npa_tile *t, const u32 *eids, u32 ne,
  * on past this one (it is in the tree) and is not in the block. Looks
  * at the first NPA_TILE_TWIN_SCAN rects of its size that started with
  * it, tries NPA_TILE_TWINS trades at most (each a swap, which scans the
- * records, and a reduction), then pair trades (npa_treduce_pairs()), and
- * keeps the first that reduces.
+ * records, and a reduction), then, unless the twins took all of those,
+ * pair trades (npa_treduce_pairs()), and keeps the first that reduces.
  */
 static bool npa_treduce_twins(struct npa_tile *t, const u32 *eids, u32 ne,
 			      struct npa_tfull *out)

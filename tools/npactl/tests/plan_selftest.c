@@ -436,8 +436,7 @@ static void test_sweeps_deep(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct npa_plan_result res;
-		u32 n = npa_gen_sweep(b, cases[i].n, 1000000, 1000,
-				      cases[i].seed);
+		u32 n = bench_strip(b, cases[i].n, true, cases[i].seed);
 		u64 peak = plan_ok(b, n, 0, &res);
 
 		tap(peak <= res.lower_bound + res.lower_bound / 20 &&
