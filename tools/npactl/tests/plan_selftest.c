@@ -270,19 +270,29 @@ static void test_strips(void)
 	free(b);
 }
 
-/* A 10^6-byte x 1000-step strip of npa-bench's tables, of either kind. */
-static u32 bench_strip(struct npa_plan_buf *b, u32 n, bool sweep, u64 seed)
+/* The three generators of npa-bench's strip tables. */
+enum strip_gen { GEN_STRIP, GEN_CUT, GEN_SWEEP };
+
+/* A 10^6-byte x 1000-step strip of npa-bench's tables, of kind @gen. */
+static u32 bench_strip(struct npa_plan_buf *b, u32 n, enum strip_gen gen,
+		       u64 seed)
 {
-	if (sweep)
-		return npa_gen_sweep(b, n, 1000000, 1000, seed);
-	return npa_gen_strip(b, n, 1000000, 1000, seed);
+	static u32 (*const fn[])(struct npa_plan_buf *, u32, u64, u32, u64) = {
+		[GEN_STRIP] = npa_gen_strip,
+		[GEN_CUT] = npa_gen_cut,
+		[GEN_SWEEP] = npa_gen_sweep,
+	};
+
+	return fn[gen](b, n, 1000000, 1000, seed);
 }
 
-static const char *strip_kind(bool sweep)
+static const char *strip_kind(enum strip_gen gen)
 {
-	if (sweep)
-		return "sweep";
-	return "strip";
+	static const char *const name[] = {
+		[GEN_STRIP] = "strip", [GEN_CUT] = "cut", [GEN_SWEEP] = "sweep",
+	};
+
+	return name[gen];
 }
 
 /*
@@ -323,19 +333,19 @@ static void test_gen_plans(void)
 static void test_complete(void)
 {
 	static const struct {
-		bool sweep;
+		enum strip_gen gen;
 		u64 seed;
 	} cases[] = {
-		{ false, 2 * 7919 + 1000 },	/* npa-bench: strip 1000 / 2 */
-		{ false, 28 * 7919 + 1000 },	/* strip 1000 / 28 */
-		{ true, 12 * 7919 + 1000 },	/* sweep 1000 / 12 */
+		{ GEN_STRIP, 2 * 7919 + 1000 },	/* npa-bench: strip 1000 / 2 */
+		{ GEN_STRIP, 28 * 7919 + 1000 },	/* strip 1000 / 28 */
+		{ GEN_SWEEP, 12 * 7919 + 1000 },	/* sweep 1000 / 12 */
 	};
 	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct npa_plan_result res, gres;
-		u32 n = bench_strip(b, 1000, cases[i].sweep, cases[i].seed), j;
+		u32 n = bench_strip(b, 1000, cases[i].gen, cases[i].seed), j;
 		u64 peak;
 
 		for (j = 0; j < n; j++)
@@ -345,7 +355,7 @@ static void test_complete(void)
 		peak = plan_ok(b, n, 0, &res);
 		tap(peak <= res.lower_bound + res.lower_bound / 20,
 		    "%s 1000 (seed %llu): %s, +%.2f%% (greedy +%.1f%%)",
-		    strip_kind(cases[i].sweep),
+		    strip_kind(cases[i].gen),
 		    (unsigned long long)cases[i].seed,
 		    npa_plan_algo_name(res.algo),
 		    (peak - 2e6) / 2e4, (gres.peak - 2e6) / 2e4);
@@ -375,26 +385,26 @@ static void test_complete(void)
 static void test_strips_2000(void)
 {
 	static const struct {
-		bool sweep;
+		enum strip_gen gen;
 		u64 seed;
 		u32 algo, also;		/* the step expected, or a later one */
 		unsigned int pct;	/* at most this far over */
 	} cases[] = {
 		/* npa-bench: strip 2000 / 2, sweep 2000 / 1, ... */
-		{ false, 2 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
-		{ true, 1 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
-		{ false, 16 * 7919 + 2000, NPA_PLAN_ALGO_MERGE, 0, 0 },
-		{ true, 53 * 7919 + 2000, NPA_PLAN_ALGO_TILE_FIT,
+		{ GEN_STRIP, 2 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ GEN_SWEEP, 1 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ GEN_STRIP, 16 * 7919 + 2000, NPA_PLAN_ALGO_MERGE, 0, 0 },
+		{ GEN_SWEEP, 53 * 7919 + 2000, NPA_PLAN_ALGO_TILE_FIT,
 		  NPA_PLAN_ALGO_SEARCH, 6 },
-		{ true, 25 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
-		{ true, 28 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ GEN_SWEEP, 25 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
+		{ GEN_SWEEP, 28 * 7919 + 2000, NPA_PLAN_ALGO_TILE, 0, 0 },
 	};
 	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct npa_plan_result res;
-		u32 n = bench_strip(b, 2000, cases[i].sweep, cases[i].seed);
+		u32 n = bench_strip(b, 2000, cases[i].gen, cases[i].seed);
 		u64 peak = plan_nested_ok(b, n, 0, &res);
 		u64 cap = res.lower_bound + res.lower_bound / 100 * cases[i].pct;
 		u32 want = cases[i].algo;
@@ -402,7 +412,7 @@ static void test_strips_2000(void)
 		tap(peak <= cap && (res.algo == want ||
 				    (cases[i].also && res.algo == cases[i].also)),
 		    "%s 2000 (seed %llu): %s, +%.2f%% (at most +%u%%, %s)",
-		    strip_kind(cases[i].sweep),
+		    strip_kind(cases[i].gen),
 		    (unsigned long long)cases[i].seed,
 		    npa_plan_algo_name(res.algo), (peak - 1e6) / 1e4,
 		    cases[i].pct, npa_plan_algo_name(want));
@@ -436,7 +446,7 @@ static void test_sweeps_deep(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct npa_plan_result res;
-		u32 n = bench_strip(b, cases[i].n, true, cases[i].seed);
+		u32 n = bench_strip(b, cases[i].n, GEN_SWEEP, cases[i].seed);
 		u64 peak = plan_ok(b, n, 0, &res);
 
 		tap(peak <= res.lower_bound + res.lower_bound / 20 &&
@@ -447,13 +457,6 @@ static void test_sweeps_deep(void)
 		    (double)(peak - res.lower_bound) * 100 / res.lower_bound);
 	}
 	free(b);
-}
-
-/* A 10^6 x 1000 strip of @n rects: cut in random directions, or not. */
-static u32 gen_strip_kind(struct npa_plan_buf *b, bool cut, u32 n, u64 seed)
-{
-	return cut ? npa_gen_cut(b, n, 1000000, 1000, seed) :
-		     npa_gen_strip(b, n, 1000000, 1000, seed);
 }
 
 /*
@@ -489,33 +492,32 @@ static void test_strips_large(void)
 {
 	/* @budget: 0 for the default. */
 	static const struct {
-		bool cut;
+		enum strip_gen gen;
 		u32 n;
 		u64 seed;
 		u64 budget;
 	} strips[] = {
-		{ false, 3000, 8 * 7919 + 3000, 0 },
-		{ true, 3000, 18 * 7919 + 3000, 0 },
-		{ true, 4000, 1 * 7919 + 4000, 0 },
-		{ false, 4000, 8 * 7919 + 4000, 0 },
-		{ true, 4000, 10 * 7919 + 4000, 800000 },
-		{ true, 2000, 98 * 7919 + 2000, 0 },
-		{ true, 2000, 89 * 7919 + 2000, 700000 },
-		{ false, 8000, 1 * 7919 + 8000, 0 },
-		{ true, 8000, 1 * 7919 + 8000, 0 },
-		{ true, 8000, 6 * 7919 + 8000, 0 },
+		{ GEN_STRIP, 3000, 8 * 7919 + 3000, 0 },
+		{ GEN_CUT, 3000, 18 * 7919 + 3000, 0 },
+		{ GEN_CUT, 4000, 1 * 7919 + 4000, 0 },
+		{ GEN_STRIP, 4000, 8 * 7919 + 4000, 0 },
+		{ GEN_CUT, 4000, 10 * 7919 + 4000, 800000 },
+		{ GEN_CUT, 2000, 98 * 7919 + 2000, 0 },
+		{ GEN_CUT, 2000, 89 * 7919 + 2000, 700000 },
+		{ GEN_STRIP, 8000, 1 * 7919 + 8000, 0 },
+		{ GEN_CUT, 8000, 1 * 7919 + 8000, 0 },
+		{ GEN_CUT, 8000, 6 * 7919 + 8000, 0 },
 	};
 	struct npa_plan_buf *b = calloc(8000, sizeof(*b));
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(strips); i++) {
 		struct npa_plan_result res;
-		const char *kind = strips[i].cut ? "cut" : "strip";
+		const char *kind = strip_kind(strips[i].gen);
 		u32 n;
 		u64 peak;
 
-		n = gen_strip_kind(b, strips[i].cut, strips[i].n,
-				   strips[i].seed);
+		n = bench_strip(b, strips[i].n, strips[i].gen, strips[i].seed);
 		peak = plan_nested_ok(b, n, strips[i].budget, &res);
 
 		tap(peak == res.lower_bound && res.algo == NPA_PLAN_ALGO_MERGE,
@@ -558,28 +560,27 @@ static void test_strips_large(void)
 static void test_guillotine_fixes(void)
 {
 	static const struct {
-		bool cut;
+		enum strip_gen gen;
 		u32 n;
 		u64 seed;
 		const char *why;
 	} strips[] = {
-		{ false, 8000, 11 * 7919 + 8000, "deep repairs" },
-		{ false, 8000, 13 * 7919 + 8000, "deep repairs" },
-		{ true, 8000, 11 * 7919 + 8000, "pieces one match down" },
-		{ true, 8000, 9 * 7919 + 8000, "pieces one match down" },
-		{ true, 6000, 5 * 7919 + 6000, "slow first pass" },
+		{ GEN_STRIP, 8000, 11 * 7919 + 8000, "deep repairs" },
+		{ GEN_STRIP, 8000, 13 * 7919 + 8000, "deep repairs" },
+		{ GEN_CUT, 8000, 11 * 7919 + 8000, "pieces one match down" },
+		{ GEN_CUT, 8000, 9 * 7919 + 8000, "pieces one match down" },
+		{ GEN_CUT, 6000, 5 * 7919 + 6000, "slow first pass" },
 	};
 	struct npa_plan_buf *b = calloc(8000, sizeof(*b));
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(strips); i++) {
 		struct npa_plan_result res;
-		const char *kind = strips[i].cut ? "cut" : "strip";
+		const char *kind = strip_kind(strips[i].gen);
 		u32 n;
 		u64 peak;
 
-		n = gen_strip_kind(b, strips[i].cut, strips[i].n,
-				   strips[i].seed);
+		n = bench_strip(b, strips[i].n, strips[i].gen, strips[i].seed);
 		peak = plan_ok(b, n, 0, &res);
 		tap(peak == res.lower_bound &&
 		    res.algo == NPA_PLAN_ALGO_GUILLOTINE,
