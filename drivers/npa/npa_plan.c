@@ -2883,7 +2883,8 @@ static void npa_run_skyline(struct npa_ctx *c)
  * direction, and an earlier one. If no restart finishes, each is
  * completed by going on with its sweep, the rects starting at each bound
  * filling the gaps there by exact sums where they can and by best fit
- * where not.
+ * where not; and (up to NPA_PLAN_EXACT_MAX rects) one more run goes on
+ * where a decision is stuck, leaving holes (npa_thole()).
  */
 
 #define NPA_TN_NONE	U32_MAX
@@ -2900,6 +2901,7 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_TWIN_SCAN	32	/* rects of its size looked at, for one */
 #define NPA_TILE_PAIRS	8	/* pair trades for one candidate, at most */
 #define NPA_TILE_SNAPS	256	/* partial tilings kept a direction, at most */
+#define NPA_TILE_STALL	4096	/* relaxed: work a failure may take to mend */
 /* -16 log2(e^-4): a pair this unlikely by chance is believed. */
 #define NPA_TILE_CHANCE	92
 
@@ -2937,6 +2939,7 @@ struct npa_tframe {
 	u32 mark;		/* trail length before candidate k */
 	bool full;		/* every candidate listed, not the first few */
 	bool twins;		/* trying them again, trading twins */
+	bool relaxed;		/* a hole took the place of a rect */
 	u64 seed;		/* of the random tie-breaks (t->rng) */
 };
 
@@ -3002,7 +3005,26 @@ struct npa_tile {
 	u32 ngap;
 	u64 top;
 	bool gstale;
+	/*
+	 * The relaxed run (npa_trelaxed()): the size of each hole (a leaf
+	 * that is no rect, node m and up), the holes in the tree, the rects
+	 * left out of it, and when the search last got further or relaxed.
+	 */
+	bool relax;
+	u64 *hsz;
+	u32 *holes, nholes;
+	u32 *gone;
+	u32 front_bi;
+	u64 front_work;
+	u64 *xoff;
+	u32 *xnxt, *xprv;
 };
+
+/* The size of leaf @x of the tree: a rect's, or a hole's. */
+static u64 npa_tsz(const struct npa_tile *t, u32 x)
+{
+	return x < t->m ? t->c->r[x].size : t->hsz[x];
+}
 
 /*
  * Set *@p to @v, remembering the old value. With the trail full the write
@@ -4125,6 +4147,7 @@ static void npa_tframe_new(struct npa_tile *t, struct npa_tframe *f)
 	f->k = 0;
 	f->full = false;
 	f->twins = false;
+	f->relaxed = false;
 	f->seed = t->rng ? npa_rand(t->c) : 0;
 }
 
@@ -4138,10 +4161,18 @@ static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 	f->bi = bi;
 	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
+	if (t->relax && ne <= 64) {
+		const u32 *el = npa_tbound(t, bi, false, &ne);
+		u32 i;
+
+		for (i = 0; i < ne; i++)
+			if (t->gone[el[i]])
+				f->erem &= ~(1ULL << i);
+	}
 	npa_tframe_new(t, f);
 }
 
-static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv);
+static void npa_toffsets(struct npa_tile *t, u64 *off, u32 *nxt, u32 *prv);
 
 /*
  * The search got to bound @bi of the view: if that is past the deepest
@@ -4165,9 +4196,184 @@ static void npa_tsnap(struct npa_tile *t, u32 bi)
 	}
 	for (i = 0; i < t->m; i++)
 		off[i] = U64_MAX;
-	npa_toffsets(t, t->c->order, t->c->cand);
+	npa_toffsets(t, off, t->c->order, t->c->cand);
 	memcpy(part[0], off, t->m * sizeof(*off));
 	pbi[0] = bi;
+}
+
+/*
+ * The relaxed run: when no block of a decision reduces, the decision's
+ * ending rect leaves a hole of its size instead of being replaced by
+ * starting rects, and the starting rects of a bound left over when its
+ * ending rects are all done go into the holes, each into the smallest
+ * that holds it (what is left of the hole stays one) or of a few holes
+ * next to each other, or out of the tree when none does: npa_trelaxed()
+ * puts those by best fit at the end. A rect out of the tree leaves no
+ * place when it ends, so the sums of a bound need not match: only blocks
+ * of equal sums are tried. A stuck decision backs up as in the search
+ * until NPA_TILE_STALL was spent since it last got to a new bound or
+ * relaxed, and never past a relaxed decision: those empty the trail.
+ */
+
+/* A new hole of @size (NPA_TN_NONE: no node left). */
+static u32 npa_thole(struct npa_tile *t, u64 size)
+{
+	u32 x = npa_tnew(t, NPA_TN_LEAF);
+
+	if (x == NPA_TN_NONE)
+		return x;
+	t->hsz[x] = size;
+	npa_tset(t, &t->holes[t->nholes], x);
+	npa_tset(t, &t->nholes, t->nholes + 1);
+	return x;
+}
+
+/* Ending rect @e of the decision at hand leaves a hole. */
+static bool npa_trelax(struct npa_tile *t, u32 e)
+{
+	u32 h = npa_thole(t, t->c->r[e].size);
+
+	t->twins = false;
+	return h != NPA_TN_NONE && npa_tapply(t, &e, 1, &h, 1);
+}
+
+/* Hole @k of t->holes[] is gone. */
+static void npa_thole_drop(struct npa_tile *t, u32 k)
+{
+	npa_tset(t, &t->holes[k], t->holes[t->nholes - 1]);
+	npa_tset(t, &t->nholes, t->nholes - 1);
+}
+
+#define NPA_THOLE_SET	4	/* most holes one rect takes the place of */
+#define NPA_THOLE_TRIES	4096	/* sets of holes looked at, for one rect */
+#define NPA_THOLE_SLACK	3	/* a set may be 1/8 bigger than the rect */
+
+/*
+ * Rect @s takes the place of holes next to each other whose sizes sum to
+ * its size or up to 1/8 more (the rest stays a hole): sets of up to
+ * NPA_THOLE_SET holes from t->holes[@k] on, with @left of the size to
+ * go, the @n chosen in @set, at most *@tries looked at.
+ */
+static bool npa_thole_set(struct npa_tile *t, u32 s, u32 k, s64 left,
+			  u32 *set, u32 n, u32 *tries)
+{
+	u32 mark, i, j, ids[2] = { s }, ns = 1;
+
+	if (left <= 0 && n < 2)
+		return false;
+	if (left <= 0) {
+		mark = t->ntr;
+		t->c->work += n;
+		if (left < 0) {
+			ids[1] = npa_thole(t, -left);
+			if (ids[1] == NPA_TN_NONE)
+				return false;
+			ns = 2;
+		}
+		if (npa_tapply(t, set, n, ids, ns)) {
+			/* Drop them from the list, the last first. */
+			for (i = t->nholes; i-- > 0; )
+				for (j = 0; j < n; j++)
+					if (t->holes[i] == set[j])
+						npa_thole_drop(t, i);
+			return true;
+		}
+		/* With the trail full, what it failed on cannot be undone. */
+		if (!t->overflow)
+			npa_tunwind(t, mark);
+		return false;
+	}
+	if (n == NPA_THOLE_SET)
+		return false;
+	for (; k < t->nholes && *tries && !t->overflow; k++) {
+		u64 hs = t->hsz[t->holes[k]];
+
+		--*tries;
+		if ((s64)hs > left + (s64)(t->c->r[s].size >> NPA_THOLE_SLACK))
+			continue;
+		set[n] = t->holes[k];
+		if (npa_thole_set(t, s, k + 1, left - hs, set, n + 1, tries))
+			return true;
+	}
+	return false;
+}
+
+/* The starting rects @sm of bound @bi left over: into holes, biggest first. */
+static bool npa_tleftover(struct npa_tile *t, u32 bi, u64 sm)
+{
+	u32 ns, i, k, best, h, ids[2], n;
+	const u32 *sl = npa_tbound(t, bi, true, &ns);
+
+	t->twins = false;
+	for (i = ns; i-- > 0; ) {
+		u64 sz = t->c->r[sl[i]].size;
+
+		if (!(sm >> i & 1))
+			continue;
+		best = U32_MAX;
+		for (k = 0; k < t->nholes; k++) {
+			u64 hs = t->hsz[t->holes[k]];
+
+			if (hs >= sz && (best == U32_MAX ||
+					 hs < t->hsz[t->holes[best]]))
+				best = k;
+		}
+		t->c->work += 1 + t->nholes / 8;
+		if (best == U32_MAX || t->hsz[t->holes[best]] > sz) {
+			u32 set[NPA_THOLE_SET], tries = NPA_THOLE_TRIES;
+
+			bool ok = npa_thole_set(t, sl[i], 0, sz, set, 0, &tries);
+
+			t->c->work += (NPA_THOLE_TRIES - tries) / 64;
+			if (ok)
+				continue;
+			if (t->overflow)
+				return false;
+		}
+		if (best == U32_MAX) {
+			npa_tset(t, &t->gone[sl[i]], 1);
+			continue;
+		}
+		h = t->holes[best];
+		npa_thole_drop(t, best);
+		ids[0] = sl[i];
+		n = 1;
+		if (t->hsz[h] > sz) {
+			ids[1] = npa_thole(t, t->hsz[h] - sz);
+			if (ids[1] == NPA_TN_NONE)
+				return false;
+			n = 2;
+		}
+		if (!npa_tapply(t, &h, 1, ids, n))
+			return false;
+	}
+	return !t->overflow;
+}
+
+/* The sizes of the rects @mask of @l summed. */
+static u64 npa_tmask_sum(const struct npa_tile *t, const u32 *l, u64 mask)
+{
+	u64 sum = 0;
+
+	for (; mask; mask &= mask - 1)
+		sum += t->c->r[l[__ffs64(mask)]].size;
+	return sum;
+}
+
+/* Relaxed: drop the candidates whose sums do not match. */
+static void npa_tcands_equal(struct npa_tile *t)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < t->ncand; i++) {
+		if (npa_tmask_sum(t, t->el, t->cand_e[i]) !=
+		    npa_tmask_sum(t, t->sl, t->cand_s[i]))
+			continue;
+		t->cand_e[n] = t->cand_e[i];
+		t->cand_s[n] = t->cand_s[i];
+		t->cand_key[n++] = t->cand_key[i];
+	}
+	t->ncand = n;
 }
 
 /*
@@ -4204,6 +4410,11 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 	t->f_top = 0;
 	t->nrec = 0;
 	t->ntr = 0;
+	t->nholes = 0;
+	t->front_bi = 0;
+	t->front_work = c->work;
+	if (t->relax)
+		memset(t->gone, 0, t->m * sizeof(*t->gone));
 	if (t->nt <= 2)
 		return 0;
 	npa_tframe_at(t, &t->fr[0], 1);
@@ -4225,9 +4436,22 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			return -ETIME;
 		if (t->overflow)
 			return -ENOSPC;
+		if (t->relax && (nbe > 64 || nbs > 64))
+			return -ENOENT;
+		if (t->relax && !f->erem) {
+			/* Every rect ending here is out of the tree. */
+			t->ntr = 0;
+			f->mark = 0;
+			f->relaxed = true;
+			em = 0;
+			sm = 0;
+			goto applied;
+		}
 		/* After a failed block the list of this decision still holds. */
 		if (t->cand_depth != depth) {
 			npa_tcands(t, f);
+			if (t->relax)
+				npa_tcands_equal(t);
 			t->cand_depth = depth;
 			f->full |= !t->cand_first;
 		}
@@ -4235,11 +4459,31 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			/* The first candidates failed: list them all. */
 			f->full = true;
 			npa_tcands(t, f);
+			if (t->relax)
+				npa_tcands_equal(t);
 		}
-		if (f->k >= t->ncand && !f->twins && !c->piece_plan) {
+		if (f->k >= t->ncand && !f->twins && !c->piece_plan &&
+		    !t->relax) {
 			/* Again, trading twins. */
 			f->twins = true;
 			f->k = 0;
+		}
+		if (f->k >= t->ncand && t->relax &&
+		    (!depth || t->fr[depth - 1].relaxed ||
+		     c->work - t->front_work > NPA_TILE_STALL)) {
+			/*
+			 * Stuck: the rect leaves a hole. No decision up to
+			 * this one is undone from now on: nor is the trail.
+			 */
+			t->ntr = 0;
+			f->mark = 0;
+			f->relaxed = true;
+			em = 1ULL << t->e0;
+			sm = 0;
+			if (!npa_trelax(t, el[t->e0]))
+				return -ENOSPC;
+			t->front_work = c->work;
+			goto applied;
 		}
 		if (f->k >= t->ncand) {
 			if (!depth)
@@ -4276,12 +4520,21 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			f->k++;
 			continue;
 		}
-		npa_tsnap(t, f->bi);
+applied:
+		if (!t->relax) {
+			npa_tsnap(t, f->bi);
+		} else if (f->bi > t->front_bi) {
+			t->front_bi = f->bi;
+			t->front_work = c->work;
+		}
 		if (f->erem & ~em) {
 			t->fr[depth + 1] = *f;
 			t->fr[depth + 1].erem &= ~em;
 			t->fr[depth + 1].srem &= ~sm;
 			npa_tframe_new(t, &t->fr[depth + 1]);
+		} else if (t->relax && (f->srem & ~sm) &&
+			   !npa_tleftover(t, f->bi, f->srem & ~sm)) {
+			return -ENOSPC;
 		} else if (f->bi + 2 < t->nt) {
 			npa_tframe_at(t, &t->fr[depth + 1], f->bi + 1);
 		} else {
@@ -4297,16 +4550,16 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
  * live rects, then back in time, each block's ending rects in the place
  * its starting rects leave, in their recorded order or its mirror.
  */
-static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv)
+static void npa_toffsets(struct npa_tile *t, u64 *off, u32 *nxt, u32 *prv)
 {
-	u64 *off = t->c->off, at = 0;
+	u64 at = 0;
 	u32 *lin = t->stk + t->ncap, cnt = 0, i, j;
 	int ri;
 
 	npa_tlinear(t, t->root, lin, &cnt);
 	for (i = 0; i < cnt; i++) {
 		off[lin[i]] = at;
-		at += t->c->r[lin[i]].size;
+		at += npa_tsz(t, lin[i]);
 		prv[lin[i]] = i ? lin[i - 1] : NPA_TN_NONE;
 		nxt[lin[i]] = i + 1 < cnt ? lin[i + 1] : NPA_TN_NONE;
 	}
@@ -4331,7 +4584,7 @@ static void npa_toffsets(struct npa_tile *t, u32 *nxt, u32 *prv)
 		for (j = 0; j < r->f_cnt; j++) {
 			id = f[fwd ? j : r->f_cnt - 1 - j];
 			off[id] = at;
-			at += t->c->r[id].size;
+			at += npa_tsz(t, id);
 			prv[id] = prev;
 			if (prev != NPA_TN_NONE)
 				nxt[prev] = id;
@@ -4368,6 +4621,12 @@ static void npa_tile_free(struct npa_tile *t)
 	kvfree(t->mark);
 	kvfree(t->pre);
 	kvfree(t->gap);
+	kvfree(t->hsz);
+	kvfree(t->holes);
+	kvfree(t->gone);
+	kvfree(t->xoff);
+	kvfree(t->xnxt);
+	kvfree(t->xprv);
 }
 
 /* Rects by size, then index, within each bound's list. */
@@ -4397,11 +4656,22 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	}
 	t->n = kvmalloc_array(t->ncap, sizeof(*t->n), GFP_KERNEL_ACCOUNT);
 	t->tr = kvmalloc_array(t->trcap, sizeof(*t->tr), GFP_KERNEL_ACCOUNT);
-	t->rec = kvmalloc_array(m + 1, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
-	t->sids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->spos = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->fids = kvmalloc_array(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->fr = kvmalloc_array(m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Holes are nodes: with them, at most t->ncap leaves start or end
+	 * in blocks, and a bound with every ending rect out of the tree is
+	 * one more decision.
+	 */
+	t->rec = kvmalloc_array(t->ncap, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
+	t->sids = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->spos = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fids = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fr = kvmalloc_array(2 * m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
+	t->hsz = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	t->holes = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->gone = kvcalloc(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->xoff = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	t->xnxt = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->xprv = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->stk = kvmalloc_array(2 * t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->touched = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	for (k = 0; k < 3; k++)
@@ -4418,7 +4688,8 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	    !t->fr || !t->stk || !t->touched || !t->cls[0] || !t->cls[1] ||
 	    !t->cls[2] ||
 	    !t->part[0][0] || !t->part[0][1] || !t->part[1][0] ||
-	    !t->part[1][1] || !t->mark || !t->pre || !t->gap)
+	    !t->part[1][1] || !t->mark || !t->pre || !t->gap || !t->hsz ||
+	    !t->holes || !t->gone || !t->xoff || !t->xnxt || !t->xprv)
 		return -ENOMEM;
 	/* Counting sort of the rects by end and by start bound. */
 	for (i = 0; i < m; i++) {
@@ -4740,6 +5011,60 @@ static void npa_tile_fit(struct npa_tile *t)
 }
 
 /*
+ * Restart @r searches the instance (even @r) or its mirror in time (odd)
+ * in order (@r / 2) % 3, with random tie-breaks from the twelfth.
+ */
+static void npa_trestart(struct npa_tile *t, u32 r)
+{
+	u32 order = (r / 2) % 3;
+
+	t->mirror = r & 1;
+	t->dyn = order != 0;
+	t->anc = order != 2;
+	t->chance = order != 2;
+	t->rng = r >= 12;
+}
+
+/*
+ * The relaxed run (see npa_thole()), when no restart found a tiling: one
+ * search from the first bound in order 0, spending at most @limit. The
+ * rects it left out of the tree go by best fit, in index order. Sizes
+ * are summed signed in npa_thole_set(): not on arenas near 2^63.
+ */
+static void npa_trelaxed(struct npa_tile *t, u64 limit)
+{
+	struct npa_ctx *c = t->c;
+	u32 i;
+	int ret;
+
+	if (c->lb > U64_MAX / 8)
+		return;
+	npa_trestart(t, 0);
+	t->relax = true;
+	ret = npa_tsearch(t, limit);
+	t->relax = false;
+	if (ret)
+		return;
+	for (i = 0; i < t->m; i++)
+		t->xoff[i] = U64_MAX;
+	npa_toffsets(t, t->xoff, t->xnxt, t->xprv);
+	npa_tree_clear(c);
+	for (i = 0; i < t->m; i++) {
+		c->off[i] = t->xoff[i];
+		if (c->off[i] != U64_MAX)
+			npa_tree_add(c, i, c->off[i]);
+	}
+	for (i = 0; i < t->m; i++) {
+		if (c->off[i] == U64_MAX) {
+			c->off[i] = npa_fit_best(c, &c->r[i]);
+			npa_tree_add(c, i, c->off[i]);
+		}
+	}
+	c->work += t->m;
+	npa_tile_keep(c, NPA_PLAN_ALGO_TILE_FIT, U64_MAX);
+}
+
+/*
  * The tiling search, for instances whose load is the lower bound at every
  * step (and no alignment), with five eighths of the budget (its work is
  * cheaper than the other steps', and on these instances it is the one that
@@ -4781,23 +5106,41 @@ static noinline_for_stack void npa_run_tile(struct npa_ctx *c)
 		first = max(share, 1ULL);
 	for (r = 0; ret && ret != -ENOSPC && c->work < stop &&
 	     !c->out_of_time; r++) {
-		u32 order = (r / 2) % 3;
-
-		t->mirror = r & 1;
-		t->dyn = order != 0;
-		t->anc = order != 2;
-		t->chance = order != 2;
-		t->rng = r >= 12;
+		npa_trestart(t, r);
 		ret = npa_tsearch(t, min(first << min(r / 6, 32U),
 					 stop - c->work));
 	}
 	if (ret) {
 		npa_tile_fit(t);
 	} else {
-		npa_toffsets(t, c->order, c->cand);
+		npa_toffsets(t, c->off, c->order, c->cand);
 		npa_tile_keep(c, NPA_PLAN_ALGO_TILE, c->lb);
 	}
 out:
+	npa_tile_free(t);
+	kfree(t);
+}
+
+/*
+ * The relaxed run of the tiling search (npa_trelaxed()) on a tight
+ * instance no step before got to the bound, with half the budget left.
+ * Up to the exact search's limit one run costs about 15 units a rect
+ * (2000: 20-28k of 790k); above it, 40-60 (6000: 230-360k of about
+ * 420k): not run there (see planner.rst). Nor in the plans of the merge
+ * step's pieces.
+ */
+static noinline_for_stack void npa_run_relaxed(struct npa_ctx *c)
+{
+	struct npa_tile *t;
+
+	if (c->best_peak <= c->lb || c->m > NPA_PLAN_EXACT_MAX ||
+	    c->piece_plan || c->budget <= c->work || !npa_tile_fits(c))
+		return;
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return;
+	if (!npa_tile_init(t, c))
+		npa_trelaxed(t, (c->budget - c->work) / 2);
 	npa_tile_free(t);
 	kfree(t);
 }
@@ -5915,6 +6258,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 				npa_run_tile(c);
 			if (!npa_merge_first(c) && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
+			npa_run_relaxed(c);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
 			npa_run_skyline(c);
