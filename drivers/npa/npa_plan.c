@@ -2902,6 +2902,7 @@ static void npa_run_skyline(struct npa_ctx *c)
 #define NPA_TILE_PAIRS	8	/* pair trades for one candidate, at most */
 #define NPA_TILE_SNAPS	256	/* partial tilings kept a direction, at most */
 #define NPA_TILE_STALL	4096	/* relaxed: work a failure may take to mend */
+#define NPA_RELAX_RESCUE	128	/* relaxed, above 4096 rects: units a rect */
 /* -16 log2(e^-4): a pair this unlikely by chance is believed. */
 #define NPA_TILE_CHANCE	92
 
@@ -4667,7 +4668,8 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	t->fids = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->fr = kvmalloc_array(2 * m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
 	t->hsz = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
-	t->holes = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	/* Zeroed: npa_tset() reads what it overwrites. */
+	t->holes = kvcalloc(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->gone = kvcalloc(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->xoff = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	t->xnxt = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
@@ -5027,7 +5029,9 @@ static void npa_trestart(struct npa_tile *t, u32 r)
 
 /*
  * The relaxed run (see npa_thole()), when no restart found a tiling: one
- * search from the first bound in order 0, spending at most @limit. The
+ * search from the first bound in order 2 (restart 4: with it, sweep strips
+ * of 6000 and 8000 that order 0 left 5.2-18.6% over end within 0.25%),
+ * spending at most @limit. The
  * rects it left out of the tree go by best fit, in index order. Sizes
  * are summed signed in npa_thole_set(): not on arenas near 2^63.
  */
@@ -5039,7 +5043,7 @@ static void npa_trelaxed(struct npa_tile *t, u64 limit)
 
 	if (c->lb > U64_MAX / 8)
 		return;
-	npa_trestart(t, 0);
+	npa_trestart(t, 4);
 	t->relax = true;
 	ret = npa_tsearch(t, limit);
 	t->relax = false;
@@ -5052,15 +5056,14 @@ static void npa_trelaxed(struct npa_tile *t, u64 limit)
 	for (i = 0; i < t->m; i++) {
 		c->off[i] = t->xoff[i];
 		if (c->off[i] != U64_MAX)
-			npa_tree_add(c, i, c->off[i]);
+			npa_tplace(t, i, c->off[i]);
 	}
 	for (i = 0; i < t->m; i++) {
 		if (c->off[i] == U64_MAX) {
 			c->off[i] = npa_fit_best(c, &c->r[i]);
-			npa_tree_add(c, i, c->off[i]);
+			npa_tplace(t, i, c->off[i]);
 		}
 	}
-	c->work += t->m;
 	npa_tile_keep(c, NPA_PLAN_ALGO_TILE_FIT, U64_MAX);
 }
 
@@ -5123,26 +5126,43 @@ out:
 
 /*
  * The relaxed run of the tiling search (npa_trelaxed()) on a tight
- * instance no step before got to the bound, with half the budget left.
- * Up to the exact search's limit one run costs about 15 units a rect
- * (2000: 20-28k of 790k); above it, 40-60 (6000: 230-360k of about
- * 420k): not run there (see planner.rst). Nor in the plans of the merge
- * step's pieces.
+ * instance no step before got to the bound (not in the plans of the
+ * merge step's pieces). Up to the exact search's limit one run costs
+ * about 15 units a rect (2000: 20-28k of 790k) and gets half the budget
+ * left. Above it (where a run in order 0 cost 40-110 units a rect, most
+ * of the default budget; in order 2 the sweep strips of 6000 and 8000
+ * that need it took 10-33) it is a rescue: only for a plan more than 5%
+ * over the bound, with a default budget (@refund), which grows by what
+ * it spent (as for the guillotine step), up to NPA_RELAX_RESCUE units a
+ * rect.
  */
-static noinline_for_stack void npa_run_relaxed(struct npa_ctx *c)
+static noinline_for_stack void npa_run_relaxed(struct npa_ctx *c, bool refund)
 {
+	bool rescue = c->m > NPA_PLAN_EXACT_MAX;
 	struct npa_tile *t;
+	u64 limit, w0 = c->work;
 
-	if (c->best_peak <= c->lb || c->m > NPA_PLAN_EXACT_MAX ||
-	    c->piece_plan || c->budget <= c->work || !npa_tile_fits(c))
+	if (c->best_peak <= c->lb || c->piece_plan || c->out_of_time ||
+	    !npa_tile_fits(c))
 		return;
+	if (rescue) {
+		if (!refund || c->best_peak - c->lb <= div64_u64(c->lb, 20))
+			return;
+		limit = (u64)NPA_RELAX_RESCUE * c->m;
+	} else {
+		if (c->budget <= c->work)
+			return;
+		limit = (c->budget - c->work) / 2;
+	}
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return;
 	if (!npa_tile_init(t, c))
-		npa_trelaxed(t, (c->budget - c->work) / 2);
+		npa_trelaxed(t, limit);
 	npa_tile_free(t);
 	kfree(t);
+	if (rescue)
+		c->budget = npa_sat_add(c->budget, c->work - w0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -6258,7 +6278,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 				npa_run_tile(c);
 			if (!npa_merge_first(c) && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
-			npa_run_relaxed(c);
+			npa_run_relaxed(c, !(p && p->budget));
 			npa_run_exact(c, true);
 			npa_run_complete(c);
 			npa_run_skyline(c);
