@@ -3016,7 +3016,7 @@ struct npa_tile {
 	u32 *holes, nholes;
 	u32 *gone;
 	u32 front_bi;
-	u64 front_work;
+	u64 front_work, stop;	/* ... and where the run in progress stops */
 	u64 *xoff;
 	u32 *xnxt, *xprv;
 };
@@ -4289,6 +4289,10 @@ static bool npa_thole_set(struct npa_tile *t, u32 s, u32 k, s64 left,
 	for (; k < t->nholes && *tries && !t->overflow; k++) {
 		u64 hs = t->hsz[t->holes[k]];
 
+		/* Each set may cost a reduction: the run's limit holds here. */
+		if (t->c->work >= t->stop ||
+		    (npa_check_due(t->c) && npa_time_check(t->c)))
+			return false;
 		--*tries;
 		if ((s64)hs > left + (s64)(t->c->r[s].size >> NPA_THOLE_SLACK))
 			continue;
@@ -4414,6 +4418,7 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 	t->nholes = 0;
 	t->front_bi = 0;
 	t->front_work = c->work;
+	t->stop = stop;
 	if (t->relax)
 		memset(t->gone, 0, t->m * sizeof(*t->gone));
 	if (t->nt <= 2)
