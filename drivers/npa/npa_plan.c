@@ -2883,8 +2883,9 @@ static void npa_run_skyline(struct npa_ctx *c)
  * direction, and an earlier one. If no restart finishes, each is
  * completed by going on with its sweep, the rects starting at each bound
  * filling the gaps there by exact sums where they can and by best fit
- * where not; and (up to NPA_PLAN_EXACT_MAX rects) one more run goes on
- * where a decision is stuck, leaving holes (npa_thole()).
+ * where not; and one more run goes on where a decision is stuck, leaving
+ * holes (npa_thole(); above NPA_PLAN_EXACT_MAX rects only for a plan
+ * more than 5% over, see npa_run_relaxed()).
  */
 
 #define NPA_TN_NONE	U32_MAX
@@ -2940,7 +2941,7 @@ struct npa_tframe {
 	u32 mark;		/* trail length before candidate k */
 	bool full;		/* every candidate listed, not the first few */
 	bool twins;		/* trying them again, trading twins */
-	bool relaxed;		/* a hole took the place of a rect */
+	bool relaxed;		/* a hole for a rect, or none ending: kept */
 	u64 seed;		/* of the random tie-breaks (t->rng) */
 };
 
