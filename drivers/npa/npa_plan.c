@@ -4647,9 +4647,13 @@ static int npa_tsize_cmp(const void *a, const void *b, const void *priv)
 	return x < y ? -1 : x > y;
 }
 
-static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
+/*
+ * The search's state for instance @c; with @relax, for the relaxed run
+ * too (npa_trelaxed()).
+ */
+static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c, bool relax)
 {
-	u32 m = c->m, i, k;
+	u32 m = c->m, i, k, nids;
 
 	memset(t, 0, sizeof(*t));
 	t->c = c;
@@ -4664,22 +4668,33 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	t->n = kvmalloc_array(t->ncap, sizeof(*t->n), GFP_KERNEL_ACCOUNT);
 	t->tr = kvmalloc_array(t->trcap, sizeof(*t->tr), GFP_KERNEL_ACCOUNT);
 	/*
-	 * Holes are nodes: with them, at most t->ncap leaves start or end
-	 * in blocks, and a bound with every ending rect out of the tree is
-	 * one more decision.
+	 * Relaxed, holes are nodes: at most t->ncap leaves start or end in
+	 * blocks, and a bound with every ending rect out of the tree is one
+	 * more decision.
 	 */
-	t->rec = kvmalloc_array(t->ncap, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
-	t->sids = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->spos = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->fids = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->fr = kvmalloc_array(2 * m + 2, sizeof(*t->fr), GFP_KERNEL_ACCOUNT);
-	t->hsz = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
-	/* Zeroed: npa_tset() reads what it overwrites. */
-	t->holes = kvcalloc(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->gone = kvcalloc(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->xoff = kvmalloc_array(t->ncap, sizeof(u64), GFP_KERNEL_ACCOUNT);
-	t->xnxt = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	t->xprv = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	nids = relax ? t->ncap : m;
+	t->rec = kvmalloc_array(nids + 1, sizeof(*t->rec), GFP_KERNEL_ACCOUNT);
+	t->sids = kvmalloc_array(nids, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->spos = kvmalloc_array(nids, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fids = kvmalloc_array(nids, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	t->fr = kvmalloc_array((relax ? 2 * m : m) + 2, sizeof(*t->fr),
+			       GFP_KERNEL_ACCOUNT);
+	if (relax) {
+		t->hsz = kvmalloc_array(t->ncap, sizeof(u64),
+					GFP_KERNEL_ACCOUNT);
+		/* Zeroed: npa_tset() reads what it overwrites. */
+		t->holes = kvcalloc(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		t->gone = kvcalloc(m, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		t->xoff = kvmalloc_array(t->ncap, sizeof(u64),
+					 GFP_KERNEL_ACCOUNT);
+		t->xnxt = kvmalloc_array(t->ncap, sizeof(u32),
+					 GFP_KERNEL_ACCOUNT);
+		t->xprv = kvmalloc_array(t->ncap, sizeof(u32),
+					 GFP_KERNEL_ACCOUNT);
+		if (!t->hsz || !t->holes || !t->gone || !t->xoff ||
+		    !t->xnxt || !t->xprv)
+			return -ENOMEM;
+	}
 	t->stk = kvmalloc_array(2 * t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	t->touched = kvmalloc_array(t->ncap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	for (k = 0; k < 3; k++)
@@ -4696,8 +4711,7 @@ static int npa_tile_init(struct npa_tile *t, struct npa_ctx *c)
 	    !t->fr || !t->stk || !t->touched || !t->cls[0] || !t->cls[1] ||
 	    !t->cls[2] ||
 	    !t->part[0][0] || !t->part[0][1] || !t->part[1][0] ||
-	    !t->part[1][1] || !t->mark || !t->pre || !t->gap || !t->hsz ||
-	    !t->holes || !t->gone || !t->xoff || !t->xnxt || !t->xprv)
+	    !t->part[1][1] || !t->mark || !t->pre || !t->gap)
 		return -ENOMEM;
 	/* Counting sort of the rects by end and by start bound. */
 	for (i = 0; i < m; i++) {
@@ -5098,7 +5112,7 @@ static noinline_for_stack void npa_run_tile(struct npa_ctx *c)
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return;
-	if (npa_tile_init(t, c))
+	if (npa_tile_init(t, c, false))
 		goto out;
 	/*
 	 * Above the exact search's limit, six restarts (each order both
@@ -5163,7 +5177,7 @@ static noinline_for_stack void npa_run_relaxed(struct npa_ctx *c, bool refund)
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return;
-	if (!npa_tile_init(t, c))
+	if (!npa_tile_init(t, c, true))
 		npa_trelaxed(t, limit);
 	npa_tile_free(t);
 	kfree(t);
