@@ -4061,7 +4061,7 @@ static bool npa_tfirst(struct npa_tile *t)
  * when there are some, and npa_tsearch() asks for the whole list when
  * those fail. It begins with the same candidates.
  */
-static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
+static void npa_tcands_list(struct npa_tile *t, const struct npa_tframe *f)
 {
 	u32 ne, ns, i, k, e, best = U32_MAX, bestn = 0;
 
@@ -4156,17 +4156,14 @@ static void npa_tframe_new(struct npa_tile *t, struct npa_tframe *f)
 /* A decision at bound @bi with all its rects left. */
 static void npa_tframe_at(struct npa_tile *t, struct npa_tframe *f, u32 bi)
 {
-	u32 ne, ns;
+	u32 ne, ns, i;
+	const u32 *el = npa_tbound(t, bi, false, &ne);
 
-	npa_tbound(t, bi, false, &ne);
 	npa_tbound(t, bi, true, &ns);
 	f->bi = bi;
 	f->erem = ne >= 64 ? ~0ULL : (1ULL << ne) - 1;
 	f->srem = ns >= 64 ? ~0ULL : (1ULL << ns) - 1;
 	if (t->relax && ne <= 64) {
-		const u32 *el = npa_tbound(t, bi, false, &ne);
-		u32 i;
-
 		for (i = 0; i < ne; i++)
 			if (t->gone[el[i]])
 				f->erem &= ~(1ULL << i);
@@ -4382,6 +4379,14 @@ static void npa_tcands_equal(struct npa_tile *t)
 	t->ncand = n;
 }
 
+/* The candidates of decision @f (npa_tcands_list()); relaxed, of equal sums. */
+static void npa_tcands(struct npa_tile *t, const struct npa_tframe *f)
+{
+	npa_tcands_list(t, f);
+	if (t->relax)
+		npa_tcands_equal(t);
+}
+
 /*
  * One run of the search from the first bound, spending at most @limit.
  * Returns 0 with every bound done, -ETIME past @limit (or the clock),
@@ -4457,8 +4462,6 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 		/* After a failed block the list of this decision still holds. */
 		if (t->cand_depth != depth) {
 			npa_tcands(t, f);
-			if (t->relax)
-				npa_tcands_equal(t);
 			t->cand_depth = depth;
 			f->full |= !t->cand_first;
 		}
@@ -4466,8 +4469,6 @@ static int npa_tsearch(struct npa_tile *t, u64 limit)
 			/* The first candidates failed: list them all. */
 			f->full = true;
 			npa_tcands(t, f);
-			if (t->relax)
-				npa_tcands_equal(t);
 		}
 		if (f->k >= t->ncand && !f->twins && !c->piece_plan &&
 		    !t->relax) {
@@ -5145,6 +5146,15 @@ out:
 }
 
 /*
+ * Is @peak more than 5% over the bound? A plan within that is not worth
+ * growing a default budget for (the guillotine step, the relaxed run).
+ */
+static bool npa_far_over(const struct npa_ctx *c, u64 peak)
+{
+	return peak - c->lb > div64_u64(c->lb, 20);
+}
+
+/*
  * The relaxed run of the tiling search (npa_trelaxed()) on a tight
  * instance no step before got to the bound (not in the plans of the
  * merge step's pieces). Up to the exact search's limit one run costs
@@ -5166,7 +5176,7 @@ static noinline_for_stack void npa_run_relaxed(struct npa_ctx *c, bool refund)
 	    !npa_tile_fits(c))
 		return;
 	if (rescue) {
-		if (!refund || c->best_peak - c->lb <= div64_u64(c->lb, 20))
+		if (!refund || !npa_far_over(c, c->best_peak))
 			return;
 		limit = (u64)NPA_RELAX_RESCUE * c->m;
 	} else {
@@ -6188,7 +6198,7 @@ static noinline_for_stack void npa_run_guillotine(struct npa_ctx *c,
 			      ret ? U64_MAX : c->lb);
 	}
 	if (ret && refund &&
-	    (ret < 0 || gp.peak - c->lb > div64_u64(c->lb, 20)))
+	    (ret < 0 || npa_far_over(c, gp.peak)))
 		c->budget = npa_sat_add(c->budget, gp.work);
 	kvfree(bufs);
 }
