@@ -114,11 +114,6 @@ struct npa_list {
 	u32 base, cnt;
 };
 
-/* A cursor into one list of a query, for the k-way merge of best fit. */
-struct npa_cursor {
-	const struct npa_iv *v, *end;
-};
-
 /* Max number of time-tree nodes one lifetime touches (2 per level). */
 #define NPA_PLAN_MAX_NODES	(2 * 32)
 
@@ -141,7 +136,6 @@ struct npa_tree {
 	const struct npa_list *q[3 * NPA_PLAN_MAX_NODES];
 	u32 cur[3 * NPA_PLAN_MAX_NODES];
 	u64 steps;		/* lists looked at by npa_tree_fit() */
-	struct npa_cursor heap[3 * NPA_PLAN_MAX_NODES];
 };
 
 /* Live bytes over time (see npa_profile_build()). */
@@ -599,15 +593,16 @@ static u32 npa_list_skip(const struct npa_iv *v, u32 cnt, u32 j, u64 x)
 
 /*
  * Lowest aligned x >= @x with [x, x + size) clear of all @nq lists of the
- * last query. x only grows, so each list keeps a cursor; the scan stops
- * when a full round over the lists leaves x where it is.
+ * last query, each from its cursor in t->cur[] (no range before it ends
+ * after @x). x only grows, so each list keeps its cursor; the scan stops
+ * when a full round over the lists leaves x where it is, and each cursor
+ * is then at the first range of its list that ends after x.
  */
-static u64 npa_tree_fit(struct npa_tree *t, u32 nq, u64 x, u64 size,
-			u64 amask)
+static u64 npa_tree_skip(struct npa_tree *t, u32 nq, u64 x, u64 size,
+			 u64 amask)
 {
 	u32 i = 0, ok = 0;
 
-	memset(t->cur, 0, nq * sizeof(*t->cur));
 	x = (x + amask) & ~amask;
 	while (ok < nq) {
 		const struct npa_list *l = t->q[i];
@@ -628,6 +623,14 @@ static u64 npa_tree_fit(struct npa_tree *t, u32 nq, u64 x, u64 size,
 			i = 0;
 	}
 	return x;
+}
+
+/* npa_tree_skip() over the lists of the last query from their start. */
+static u64 npa_tree_fit(struct npa_tree *t, u32 nq, u64 x, u64 size,
+			u64 amask)
+{
+	memset(t->cur, 0, nq * sizeof(*t->cur));
+	return npa_tree_skip(t, nq, x, size, amask);
 }
 
 /*
@@ -656,30 +659,19 @@ static u64 npa_fit_lowest(struct npa_ctx *c, const struct npa_rect *r)
 	return x;
 }
 
-static void npa_heap_down(struct npa_cursor *h, u32 n, u32 i)
-{
-	for (;;) {
-		u32 l = 2 * i + 1, m = i;
-
-		if (l < n && h[l].v->off < h[m].v->off)
-			m = l;
-		if (l + 1 < n && h[l + 1].v->off < h[m].v->off)
-			m = l + 1;
-		if (m == i)
-			return;
-		swap(h[i], h[m]);
-		i = m;
-	}
-}
-
 /*
  * The free gaps between the buffers live during [@a, @b), in address
- * order: npa_gaps_begin() merges the query's sorted lists with a heap
- * (t->heap), each npa_gaps_next() returns the next gap [*lo, *hi), and
- * when none is left g->prev is the top of the buffers.
+ * order: npa_gaps_begin() queries the lists, each npa_gaps_next() returns
+ * the next gap [*lo, *hi), and when none is left g->prev is the top of the
+ * buffers. A gap starts where a run of ranges that touch or overlap ends
+ * (npa_tree_skip() for one free byte, which gallops over the ranges of a
+ * list that end before it) and ends at the first range of any list after
+ * that: best fit on a sweep strip of 4000 has ~880 ranges in ~18 lists to
+ * look at for each rect but only ~34 gaps, and a pass took 120 ms with a
+ * heap merge of the lists that looked at every range, 80 ms this way.
  */
 struct npa_gaps {
-	struct npa_cursor *h;
+	struct npa_tree *t;
 	u32 n;
 	u64 prev;
 };
@@ -687,38 +679,32 @@ struct npa_gaps {
 static void npa_gaps_begin(struct npa_ctx *c, u32 a, u32 b,
 			   struct npa_gaps *g)
 {
-	struct npa_tree *t = &c->tree;
-	u32 nq = npa_tree_query(t, a, b), i;
-
-	g->h = t->heap;
-	g->n = 0;
+	g->t = &c->tree;
+	g->n = npa_tree_query(g->t, a, b);
 	g->prev = 0;
-	for (i = 0; i < nq; i++) {
-		g->h[g->n].v = t->pool + t->q[i]->base;
-		g->h[g->n].end = g->h[g->n].v + t->q[i]->cnt;
-		g->n++;
-	}
-	for (i = g->n / 2; i-- > 0; )
-		npa_heap_down(g->h, g->n, i);
+	memset(g->t->cur, 0, g->n * sizeof(*g->t->cur));
 }
 
 static bool npa_gaps_next(struct npa_gaps *g, u64 *lo, u64 *hi)
 {
-	while (g->n) {
-		const struct npa_iv *v = g->h[0].v;
-		u64 prev = g->prev;
+	struct npa_tree *t = g->t;
+	u64 x = npa_tree_skip(t, g->n, g->prev, 1, 0), next = U64_MAX;
+	u32 i;
 
-		g->prev = max(prev, v->end);
-		if (++g->h[0].v == g->h[0].end)
-			g->h[0] = g->h[--g->n];
-		npa_heap_down(g->h, g->n, 0);
-		if (v->off > prev) {
-			*lo = prev;
-			*hi = v->off;
-			return true;
-		}
+	for (i = 0; i < g->n; i++) {
+		const struct npa_list *l = t->q[i];
+
+		if (t->cur[i] < l->cnt)
+			next = min(next, t->pool[l->base + t->cur[i]].off);
 	}
-	return false;
+	if (next == U64_MAX) {
+		g->prev = x;
+		return false;
+	}
+	*lo = x;
+	*hi = next;
+	g->prev = next;
+	return true;
 }
 
 /*
