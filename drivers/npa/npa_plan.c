@@ -6250,7 +6250,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	struct npa_plan_result local;
 	u64 t0 = ktime_get_ns(), naive;
 	struct npa_ctx *c;
-	bool tight;
+	bool tight, refund;
 	u32 m;
 	int ret;
 
@@ -6281,11 +6281,13 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 	c->cap_ns = p && p->time_cap_ns ? p->time_cap_ns :
 		NPA_PLAN_DEFAULT_TIME_CAP_NS;
 	tight = m <= NPA_TILE_MAX && npa_tight(c);
-	c->budget = p && p->budget ? p->budget : npa_default_budget(c, tight);
+	/* A default budget may grow by what a step gives up on (refund). */
+	refund = !(p && p->budget);
+	c->budget = refund ? npa_default_budget(c, tight) : p->budget;
 	c->rng = 0x9e3779b97f4a7c15ULL;
 
 	if (tight && !(mode & (NPA_RUN_GREEDY | NPA_RUN_NO_GUILLO))) {
-		npa_run_guillotine(c, !(p && p->budget));
+		npa_run_guillotine(c, refund);
 		if (c->have_best && c->best_peak <= c->lb)
 			goto out;
 	}
@@ -6322,7 +6324,7 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 				npa_run_tile(c);
 			if (!npa_merge_first(c) && !(mode & NPA_RUN_NO_MERGE))
 				npa_run_merge(c);
-			npa_run_relaxed(c, !(p && p->budget));
+			npa_run_relaxed(c, refund);
 			npa_run_exact(c, true);
 			npa_run_complete(c);
 			npa_run_skyline(c);
