@@ -12,8 +12,9 @@
  * the traces and on generated strips; --bl-work caps the conflicts each
  * hill climb visits (default %NPA_BENCH_BL_WORK, 0: no cap).
  *
- * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the shared/
- * directory next to the repository (from its root or from tools/).
+ * TRACES-DIR defaults to $NPA_BENCH_DIR/traces, else to the copy the
+ * repository carries in tools/bench/data/traces (its README says where
+ * each file comes from).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -487,15 +488,9 @@ int main(int argc, char **argv)
 	char buf[4096];
 	int i;
 
-	/* $NPA_BENCH_DIR/traces, else shared/ next to the repository. */
-	if (dir) {
-		snprintf(buf, sizeof(buf), "%s/traces", dir);
-		dir = buf;
-	} else {
-		dir = access("../shared/benchmarks/traces", R_OK) ?
-		      "../../shared/benchmarks/traces" :
-		      "../shared/benchmarks/traces";
-	}
+	/* $NPA_BENCH_DIR/traces, else the copy in tools/bench/data. */
+	snprintf(buf, sizeof(buf), "%s/traces", dir ? dir : NPA_BENCH_DATA);
+	dir = buf;
 
 	if (argc == 3 && !strcmp(argv[1], "--scale-one"))
 		return scale_child(strtoul(argv[2], NULL, 0));

@@ -6,7 +6,7 @@
 # Needs NPACTL and SELFTEST (binaries); NPA_BENCH_DIR holds traces/.
 set -uo pipefail
 : "${NPACTL:?}" "${SELFTEST:?}"
-bench=${NPA_BENCH_DIR:-../../shared/benchmarks}
+bench=${NPA_BENCH_DIR:-$(cd "$(dirname "$0")/../../bench/data" && pwd)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/../../tests/tap.sh
