@@ -22,8 +22,8 @@
 
 #define NPA_DEVICE_NAME		"npa0"
 
-#define NPA_VERSION_MAJOR	0
-#define NPA_VERSION_MINOR	1
+#define NPA_VERSION_MAJOR	1
+#define NPA_VERSION_MINOR	0
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
