@@ -84,6 +84,7 @@ host() {
 		make -s -C tools OUT="$here/build" test
 	fi
 	tap "npa-bench builds, prints its usage and plans 50-rect strips" bench_smoke
+	tools/tests/fresh-clone.sh
 }
 
 kunit() {

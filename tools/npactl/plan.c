@@ -45,8 +45,29 @@ static double pct_over(u64 v, u64 lb)
 	return lb ? 100.0 * ((double)v - (double)lb) / (double)lb : 0.0;
 }
 
+/*
+ * The TFLite baseline's peak on a copy of @bufs, for the report: 0 when it
+ * could not run (no memory), printed as null.
+ */
+static u64 plan_greedy_peak(const struct npa_plan_buf *bufs, u32 n)
+{
+	struct npa_plan_result res;
+	struct npa_plan_buf *copy;
+	u64 peak = 0;
+
+	copy = malloc((size_t)n * sizeof(*copy) + 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, bufs, (size_t)n * sizeof(*copy));
+	if (!npa_plan_greedy(copy, n, &res))
+		peak = res.peak;
+	free(copy);
+	return peak;
+}
+
 static int plan_print_json(const char *input, u32 n,
-			   const struct npa_plan_result *res, int verify)
+			   const struct npa_plan_result *res, u64 greedy,
+			   int verify)
 {
 	struct json_object *o = json_object_new_object();
 	int ret = 0;
@@ -61,8 +82,8 @@ static int plan_print_json(const char *input, u32 n,
 			       json_object_new_uint64(res->lower_bound));
 	json_object_object_add(o, "naive_bytes",
 			       json_object_new_uint64(res->naive));
-	json_object_object_add(o, "greedy_peak_bytes",
-			       json_object_new_uint64(res->greedy_peak));
+	json_object_object_add(o, "greedy_peak_bytes", greedy ?
+			       json_object_new_uint64(greedy) : NULL);
 	json_object_object_add(o, "plan_ns", json_object_new_uint64(res->plan_ns));
 	json_object_object_add(o, "work", json_object_new_uint64(res->work));
 	json_object_object_add(o, "algorithm",
@@ -78,16 +99,17 @@ static int plan_print_json(const char *input, u32 n,
 }
 
 static void plan_print_text(const char *input, u32 n,
-			    const struct npa_plan_result *res, int verify)
+			    const struct npa_plan_result *res, u64 greedy,
+			    int verify)
 {
 	printf("input:       %s\n", input);
 	printf("buffers:     %u\n", n);
 	printf("lower bound: %llu bytes\n", res->lower_bound);
 	printf("peak:        %llu bytes (%+.3f%% over the lower bound)\n",
 	       res->peak, pct_over(res->peak, res->lower_bound));
-	if (res->greedy_peak)
-		printf("greedy:      %llu bytes (%+.3f%%)\n", res->greedy_peak,
-		       pct_over(res->greedy_peak, res->lower_bound));
+	if (greedy)
+		printf("greedy:      %llu bytes (%+.3f%%)\n", greedy,
+		       pct_over(greedy, res->lower_bound));
 	printf("naive:       %llu bytes (no reuse)\n", res->naive);
 	printf("algorithm:   %s\n", npa_plan_algo_name(res->algo));
 	printf("work:        %llu placements\n", res->work);
@@ -116,6 +138,7 @@ int npactl_cmd_plan(int argc, char **argv)
 	struct npactl_graph_opts gopts = { };
 	const char *svg = NULL;
 	bool json = false, greedy = false;
+	u64 greedy_peak;
 	int c, ret, verify;
 
 	optind = 1;
@@ -197,6 +220,7 @@ int npactl_cmd_plan(int argc, char **argv)
 	ret = npactl_csv_read(input, &csv);
 	if (ret)
 		return NPACTL_EXIT_FAIL;
+	greedy_peak = plan_greedy_peak(csv.bufs, csv.n);
 	if (greedy)
 		ret = npa_plan_greedy(csv.bufs, csv.n, &res);
 	else
@@ -212,9 +236,9 @@ int npactl_cmd_plan(int argc, char **argv)
 			strerror(-verify));
 
 	if (json)
-		ret = plan_print_json(input, csv.n, &res, verify);
+		ret = plan_print_json(input, csv.n, &res, greedy_peak, verify);
 	else
-		plan_print_text(input, csv.n, &res, verify);
+		plan_print_text(input, csv.n, &res, greedy_peak, verify);
 	if (!ret && out)
 		ret = npactl_csv_write(out, &csv);
 	if (!ret && verify)

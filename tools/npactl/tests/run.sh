@@ -30,28 +30,49 @@ while IFS= read -r line; do
 done <"$tmp/self"
 [ $rc = 0 ] || [ $failed != 0 ] || notok "planner self-test exited with $rc"
 
-# Every benchmark trace: valid plan (verified), never below the bound.
+# Every benchmark trace and MiniMalloc instance: valid plan (verified),
+# never below the bound, never above the TFLite baseline (greedy_peak_bytes,
+# which npactl computes on its own, null only when it could not run).
 plan_trace() {
 	local f=$1 out=$2
 	"$NPACTL" plan --json --out "$out.csv" "$f" >"$out" || return 1
-	[ "$(json_field "$out" verified)" = True ] || return 1
-	python3 - "$out" <<'PY'
+	python3 - "$out" <<'PY' || return 1
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["peak_bytes"] >= d["lower_bound_bytes"] > 0
-assert d["peak_bytes"] <= d["greedy_peak_bytes"]
+assert d["verified"] is True, d
+assert d["peak_bytes"] >= d["lower_bound_bytes"] > 0, d
+assert d["greedy_peak_bytes"] is not None, d
+assert d["peak_bytes"] <= d["greedy_peak_bytes"], d
 PY
 	# --out has one line per buffer plus the header.
 	[ "$(wc -l <"$out.csv")" = "$(($(json_field "$out" buffers) + 1))" ]
 }
-traces=$(ls "$bench"/traces/*.csv 2>/dev/null)
-if [ -z "$traces" ]; then
-	notok "benchmark traces found in $bench/traces (set NPA_BENCH_DIR)"
-fi
+traces=$(ls "$bench"/traces/*.csv "$bench"/minimalloc/*.csv 2>/dev/null)
+check "benchmark data found in $bench (12 traces, 6 MiniMalloc instances)" \
+	test "$(echo "$traces" | wc -w)" = 18
 for f in $traces; do
 	check "npactl plan $(basename "$f"): verified, >= lower bound, <= greedy" \
 		plan_trace "$f" "$tmp/$(basename "$f").json"
 done
+
+# The check above must be able to fail: a plan above greedy is refused.
+plan_trace_fails() {
+	local r='"verified": true, "lower_bound_bytes": 10, "buffers": 0'
+	echo "{$r, \"peak_bytes\": 11, \"greedy_peak_bytes\": 10}" >"$tmp/fake.src"
+	NPACTL=fake_npactl plan_trace in "$tmp/fake.json" && return 1
+	echo "{$r, \"peak_bytes\": 10, \"greedy_peak_bytes\": null}" >"$tmp/fake.src"
+	NPACTL=fake_npactl plan_trace in "$tmp/fake.json" && return 1
+	echo "{$r, \"peak_bytes\": 10, \"greedy_peak_bytes\": 10}" >"$tmp/fake.src"
+	NPACTL=fake_npactl plan_trace in "$tmp/fake.json"
+}
+# fake_npactl plan --json --out CSV IN: prints the report in fake.src and
+# writes an empty plan (the header only).
+fake_npactl() {
+	cat "$tmp/fake.src"
+	echo id,lower,upper,size,offset >"$4"
+}
+check "the trace check fails on a plan above greedy or a missing greedy peak" \
+	plan_trace_fails
 
 # CSV edge cases. expect_fail DESCRIPTION PATTERN CSV-TEXT
 expect_fail() {
