@@ -20,7 +20,7 @@ help:
 	@echo "make deps          install missing Debian packages (as root), else list them"
 	@echo "make module        build/module/npa.ko against KDIR (default: the test kernel)"
 	@echo "make module-stock  build/stock/npa.ko against Debian's linux-headers-amd64"
-	@echo "make kunit-module  build/kunit/npa.ko with the KUnit suites (test kernel)"
+	@echo "make kunit-module  build/kunit/npa.ko and npa_test.ko, the KUnit suites"
 	@echo "make kernel        build (once, cached in $(NPA_CACHE)) the test kernel"
 	@echo "make lib           build/lib/libnpa and its headers in build/include"
 	@echo "make tools         build/bin/npactl and libnpa"
@@ -47,7 +47,7 @@ module-stock: deps
 	tools/kmod-build.sh $$(tools/stock-kernel.sh | cut -d' ' -f1) $(BUILD)/stock
 
 kunit-module: kernel
-	tools/kmod-build.sh $$(tools/build-kernel.sh) $(BUILD)/kunit CONFIG_NPA_KUNIT_TEST=y
+	tools/kmod-build.sh $$(tools/build-kernel.sh) $(BUILD)/kunit CONFIG_NPA_KUNIT_TEST=m
 
 lib:
 	@$(MAKE) -s -C tools/lib OUT=$(BUILD)

@@ -60,7 +60,7 @@ lint() {
 			--show-types -f "$f"
 	done
 	tap "sparse (C=2) and W=1 clean, test kernel" \
-		tools/kmod-build.sh "$kdir" build/lint C=2 W=1 CONFIG_NPA_KUNIT_TEST=y
+		tools/kmod-build.sh "$kdir" build/lint C=2 W=1 CONFIG_NPA_KUNIT_TEST=m
 }
 
 stock() {
@@ -89,9 +89,9 @@ host() {
 
 kunit() {
 	local rc=0
-	tools/kmod-build.sh "$kdir" build/kunit CONFIG_NPA_KUNIT_TEST=y || return 1
+	tools/kmod-build.sh "$kdir" build/kunit CONFIG_NPA_KUNIT_TEST=m || return 1
 	tools/qemu-run.sh -k "$kdir/arch/x86/boot/bzImage" -s tools/testing/kunit.sh \
-		-f build/kunit/npa.ko -l "$logs/kunit-console.log" -t 900 || rc=$?
+		-f build/kunit/npa.ko -f build/kunit/npa_test.ko -l "$logs/kunit-console.log" -t 900 || rc=$?
 	tap "KUnit guest run clean (status $rc, no kernel reports)" test $rc = 0
 	tools/testing/kunit-tap.py "$logs/kunit-console.log" \
 		"$src/tools/testing/kunit/kunit.py" "$logs/kunit"

@@ -4,7 +4,8 @@
 #
 # The sources are mirrored into OUTDIR/src so that builds against different
 # kernels or with different options never share object files.  Any compiler
-# or sparse warning fails the build.  The module ends up in OUTDIR/npa.ko.
+# or sparse warning fails the build.  The modules end up in OUTDIR: npa.ko,
+# and npa_test.ko with CONFIG_NPA_KUNIT_TEST=m.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$1
@@ -26,4 +27,4 @@ if grep -E 'warning:|error:' "$log" >&2; then
 	echo "kmod-build: warnings building against $kdir (see $log)" >&2
 	exit 1
 fi
-cp "$out/src/npa.ko" "$out/npa.ko"
+cp "$out/src/"*.ko "$out/"

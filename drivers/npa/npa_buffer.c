@@ -27,6 +27,7 @@
  * its scatterlist.
  */
 
+#include <kunit/visibility.h>
 #include <linux/dma-buf.h>
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
@@ -233,6 +234,7 @@ err_count:
 	atomic_dec(&nfile->num_buffers);
 	return ERR_PTR(ret);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_buffer_export);
 
 int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 			    struct npa_ioctl_out *out)

@@ -18,6 +18,7 @@
  * pin the module, so rmmod fails with -EBUSY while any of them is open.
  */
 
+#include <kunit/visibility.h>
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
@@ -58,6 +59,7 @@ void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
 	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&nfile->queued);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_file_init);
 
 struct npa_file *npa_file_get(struct npa_file *nfile)
 {
@@ -77,6 +79,7 @@ void npa_file_put(struct npa_file *nfile)
 {
 	kref_put(&nfile->ref, npa_file_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_file_put);
 
 /**
  * npa_file_close() - a file was closed: cancel its jobs, drop its models
@@ -249,6 +252,7 @@ err_free:
 	kfree(ndev);
 	return ERR_PTR(ret);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_device_create);
 
 /**
  * npa_device_destroy() - unregister and free an npa device
@@ -273,6 +277,7 @@ void npa_device_destroy(struct npa_device *ndev)
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_device_destroy);
 
 static ssize_t jobs_done_show(struct device *dev, struct device_attribute *attr,
 			      char *buf)

@@ -111,8 +111,10 @@ struct npa_file *npa_file_get(struct npa_file *nfile);
 void npa_file_put(struct npa_file *nfile);
 
 long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
-int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data);
 int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data);
+#if IS_ENABLED(CONFIG_KUNIT)
+int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data);
+#endif
 int npa_ioctl_query(struct npa_file *nfile, void *data,
 		    struct npa_ioctl_out *out);
 

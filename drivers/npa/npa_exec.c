@@ -36,6 +36,7 @@
  * operator.
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -540,6 +541,7 @@ int npa_exec_check(const struct npa_op_desc *op,
 
 	return npa_exec_parse(op, &ind, &outd, &a);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_check);
 
 static s8 npa_exec_sat(s64 v)
 {
@@ -1127,6 +1129,7 @@ int npa_exec_run(const struct npa_op_desc *op,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_run);
 
 /**
  * npa_exec_op() - run one operator to the end
@@ -1150,6 +1153,7 @@ int npa_exec_op(const struct npa_op_desc *op,
 {
 	return npa_exec_run(op, in, nin, out, nout, scratch, nscratch, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_op);
 
 /**
  * npa_exec_im2col_bytes() - the im2col scratch a convolution can use
@@ -1197,3 +1201,4 @@ void npa_exec_im2col_bytes(const struct npa_op_desc *op,
 		*pixel = 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_im2col_bytes);

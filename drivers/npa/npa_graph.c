@@ -38,6 +38,7 @@
  *   operator's scratch into the gaps.
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -67,6 +68,7 @@ const struct npa_graph_limits npa_graph_default_limits = {
 	.fast_window = 256 * 1024,
 	.max_tensor_bytes = 1ULL << 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_default_limits);
 
 /* Inputs and outputs each operator kind takes: min and max (0 = any). */
 static const struct {
@@ -371,6 +373,7 @@ bool npa_graph_runnable(const struct npa_graph *g)
 			return false;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_runnable);
 
 /* Operators whose tensors all have shapes must be executable as given. */
 static int npa_validate_exec(const struct npa_graph *g,
@@ -565,6 +568,7 @@ int npa_graph_validate(const struct npa_graph *g,
 	kvfree(descs);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_validate);
 
 /* Per-tensor state of the lowering; the g* fields are valid for roots. */
 struct npa_lower {
@@ -968,6 +972,7 @@ out:
 	npa_lower_free(&l);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_plan);
 
 /**
  * npa_graph_plan_free() - free what npa_graph_plan() allocated
@@ -982,3 +987,4 @@ void npa_graph_plan_free(struct npa_graph_plan *plan)
 	plan->tensors = NULL;
 	plan->scratch = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_plan_free);

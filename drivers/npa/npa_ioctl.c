@@ -27,7 +27,9 @@
  * left with nothing, and never with an object whose number it lacks.
  */
 
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -139,8 +141,7 @@ static bool npa_mem_is_zero(const void *p, size_t len)
 
 /**
  * npa_ioctl_copy_out() - copy an ioctl's result to userspace now
- * @out: where it goes, from npa_ioctl(); NULL for an in-kernel caller
- *	(KUnit), which reads the result from @data.
+ * @out: where it goes, from npa_ioctl().
  * @data: the kernel copy of the argument, with every result filled in.
  *
  * For a handler that makes something userspace can reach by a number (an
@@ -157,8 +158,6 @@ static bool npa_mem_is_zero(const void *p, size_t len)
  */
 int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data)
 {
-	if (!out)
-		return 0;
 	if (WARN_ON_ONCE(out->done))
 		return -EINVAL;
 	if (copy_to_user(out->uptr, data, out->size))
@@ -229,6 +228,7 @@ static const struct npa_ioctl_desc *npa_ioctl_lookup(unsigned int cmd)
 	return desc;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * npa_ioctl_dispatch() - run one ioctl on a kernel copy of its argument
  * @nfile: the calling file.
@@ -236,17 +236,23 @@ static const struct npa_ioctl_desc *npa_ioctl_lookup(unsigned int cmd)
  * @data: kernel buffer of at least _IOC_SIZE() of the table's command; the
  *	result is left in it.
  *
+ * For the KUnit suites only: the handler sees an empty &struct
+ * npa_ioctl_out, so its own copy-out copies nothing and succeeds.
+ *
  * Context: Process context.
  * Return: the handler's result, or -ENOTTY for an unknown ioctl.
  */
 int npa_ioctl_dispatch(struct npa_file *nfile, unsigned int cmd, void *data)
 {
 	const struct npa_ioctl_desc *desc = npa_ioctl_lookup(cmd);
+	struct npa_ioctl_out out = { };
 
 	if (!desc)
 		return -ENOTTY;
-	return desc->func(nfile, data, NULL);
+	return desc->func(nfile, data, &out);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_ioctl_dispatch);
+#endif
 
 long npa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {

@@ -51,6 +51,7 @@
  * npa_plan_verify() is an independent O(n log n) sweep that checks a plan.
  */
 
+#include <kunit/visibility.h>
 #include <linux/align.h>
 #include <linux/bitops.h>
 #include <linux/bsearch.h>
@@ -362,6 +363,7 @@ u64 npa_plan_lower_bound(const struct npa_plan_buf *bufs, u32 n)
 	kvfree(ev);
 	return lb;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_plan_lower_bound);
 
 /* ---------------------------------------------------------------------- */
 /* Occupancy index */
@@ -6368,6 +6370,7 @@ int npa_plan(struct npa_plan_buf *bufs, u32 n, const struct npa_plan_params *p,
 {
 	return npa_plan_run(bufs, n, p, res, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_plan);
 
 /**
  * npa_plan_nested() - npa_plan() without the guillotine step
@@ -6388,6 +6391,7 @@ int npa_plan_nested(struct npa_plan_buf *bufs, u32 n,
 {
 	return npa_plan_run(bufs, n, p, res, NPA_RUN_NO_GUILLO);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_plan_nested);
 
 /**
  * npa_plan_greedy() - the baseline: greedy by size with best-fit gaps
@@ -6407,6 +6411,7 @@ int npa_plan_greedy(struct npa_plan_buf *bufs, u32 n,
 {
 	return npa_plan_run(bufs, n, NULL, res, NPA_RUN_GREEDY);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_plan_greedy);
 
 /**
  * npa_plan_algo_name() - name of an &enum npa_plan_algo value
@@ -6605,3 +6610,4 @@ out_free:
 	kvfree(rank);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_plan_verify);

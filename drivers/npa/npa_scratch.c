@@ -33,6 +33,7 @@
  * Memory is O(n); time O(sum over steps with scratch of the live buffers).
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -583,3 +584,4 @@ out_free:
 	kvfree(order);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_scratch_place);
