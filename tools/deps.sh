@@ -8,7 +8,7 @@ pkgs=(build-essential gcc make bc flex bison libelf-dev libssl-dev cpio kmod
       libclang-rt-14-dev linux-source-6.1 linux-image-amd64
       linux-headers-amd64 qemu-system-x86 busybox-static
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-      device-tree-compiler)
+      device-tree-compiler librsvg2-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||

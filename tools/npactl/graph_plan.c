@@ -299,7 +299,7 @@ static void print_text(const char *path, const struct npactl_graph *g,
 	       plan->tensor_bytes,
 	       pct(plan->tensor_bytes - plan->lower_bound, plan->lower_bound));
 	printf("naive:       %llu bytes (no reuse)\n", plan->naive_bytes);
-	printf("scratch:     %llu bytes requested, %u in the fast window\n",
+	printf("scratch:     %llu bytes granted, %u in the fast window\n",
 	       plan->scratch_requested,
 	       count_scratch(plan, g->num_scratch, NPA_PLACEMENT_FAST));
 	printf("arena:       %llu bytes; scratch grew it by %llu\n",

@@ -147,6 +147,56 @@ csv_svg() {
 }
 check "json: --out writes placements as CSV, --svg a drawing" csv_svg
 
+# svg_readable SVG: the drawing reads as a static picture (issue: names
+# only in hover titles, ticks at 70.1 KiB, doubled step labels under 8
+# steps, no legend, invisible small scratch), and renders to a PNG.
+svg_readable() {
+	python3 - "$1" <<'PY' || return 1
+import re, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+texts = [(t.get("class"), "".join(t.itertext())) for t in root.iter(ns + "text")]
+addr = [x for c, x in texts if c == "addr"]
+assert len(addr) >= 3, addr
+for a in addr:
+    m = re.fullmatch(r"(\d+) (B|KiB|MiB|GiB)", a)
+    assert m, "tick not round: " + a
+steps = [x for c, x in texts if c == "step"]
+assert len(steps) == len(set(steps)) >= 2, steps
+assert [x for c, x in texts if c == "op"], "no operator names under the steps"
+legend = " ".join(x for c, x in texts)
+assert "share memory" in legend and "scratch" in legend, legend
+names = root.find(".//%sg[@class='names']" % ns)
+assert names is not None and len(list(names)) >= 1, "no tensor name drawn"
+for r in root.iter(ns + "rect"):
+    t = r.find(ns + "title")
+    if t is not None and t.text.startswith("scratch"):
+        assert float(r.get("height")) >= 2.5, t.text
+PY
+	rsvg-convert -o "$1.png" "$1" || return 1
+	# A PNG of the drawing's size.
+	python3 -c 'import struct, sys
+d = open(sys.argv[1], "rb").read(24)
+assert d[:8] == b"\x89PNG\r\n\x1a\n", d
+assert struct.unpack(">II", d[16:24]) == (1200, 720)' "$1.png"
+}
+svg_example() {
+	"$NPACTL" plan --svg "$tmp/s.svg" "$here/examples/$1" >/dev/null &&
+		svg_readable "$tmp/s.svg"
+}
+check "svg: scratch.json (5 steps) draws names, round ticks, a legend, renders to PNG" \
+	svg_example scratch.json
+check "svg: concat-split.json draws names, round ticks, a legend, renders to PNG" \
+	svg_example concat-split.json
+# The same check must fail on the old drawing: ticks of 70.1 KiB.
+svg_check_fails() {
+	"$NPACTL" plan --svg "$tmp/s.svg" "$here/examples/scratch.json" >/dev/null || return 1
+	sed -i 's|class="addr"\([^>]*\)>[^<]*<|class="addr"\1>70.1 KiB<|' "$tmp/s.svg"
+	! svg_readable "$tmp/s.svg"
+}
+check "svg: the check refuses a drawing with a tick at 70.1 KiB" svg_check_fails
+
 # bad_json DESCRIPTION PATTERN JSON-TEXT: refused, with PATTERN on stderr.
 bad_json() {
 	local desc=$1 pattern=$2
@@ -451,6 +501,14 @@ resize() {
 	grep -qF -- '-> l105.conv[1x255x52x52 int8]' "$tmp/g"
 }
 check "darknet: --size/--input change the resolution and say so" resize
+
+svg_darknet() {
+	"$NPACTL" plan --size 64 --svg "$tmp/r.svg" "$cfgdir/resnet50.cfg" >/dev/null &&
+		svg_readable "$tmp/r.svg" &&
+		grep -q 'operator named)' "$tmp/r.svg"
+}
+check "svg: resnet50 (117 steps) names every k-th operator, renders to PNG" \
+	svg_darknet
 
 im2col() {
 	local f=$cfgdir/yolov3-tiny.cfg
