@@ -243,7 +243,7 @@ int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 	struct dma_buf *dmabuf;
 	int fd, ret;
 
-	if (args->flags || args->reserved)
+	if (args->flags & ~NPA_BUFFER_CREATE_FLAGS_ALL || args->reserved)
 		return -EINVAL;
 	dmabuf = npa_buffer_export(nfile, args->size);
 	if (IS_ERR(dmabuf))

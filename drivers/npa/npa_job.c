@@ -451,7 +451,7 @@ int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
 	s64 now;
 	int ret;
 
-	if (args->flags)
+	if (args->flags & ~NPA_JOB_WAIT_FLAGS_ALL)
 		return -EINVAL;
 	job = npa_job_from_fd(nfile, args->job_fd, &f, &ret);
 	if (!job)
@@ -489,7 +489,7 @@ int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
 	struct fd f;
 	int ret;
 
-	if (args->pad)
+	if (args->flags & ~NPA_JOB_CANCEL_FLAGS_ALL)
 		return -EINVAL;
 	job = npa_job_from_fd(nfile, args->job_fd, &f, &ret);
 	if (!job)

@@ -39,6 +39,7 @@
 #include "npa_carveout.h"
 #include "npa_drv.h"
 #include "npa_model.h"
+#include "npa_plan.h"
 
 /**
  * npa_model_free() - free a model that was never published
@@ -329,7 +330,12 @@ void npa_model_report(const struct npa_model *model,
 	const struct npa_graph_plan *p = &model->plan;
 
 	args->handle = model->handle;
-	args->algorithm = p->algorithm;
+	if (!p->tensor_bytes)
+		args->plan_kind = NPA_PLAN_KIND_EMPTY;
+	else if (p->tensor_bytes == p->lower_bound)
+		args->plan_kind = NPA_PLAN_KIND_AT_BOUND;
+	else
+		args->plan_kind = NPA_PLAN_KIND_ABOVE_BOUND;
 	args->arena_bytes = p->arena_bytes;
 	args->tensor_bytes = p->tensor_bytes;
 	args->lower_bound_bytes = p->lower_bound;
@@ -410,6 +416,8 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 	struct npa_model *model;
 	int ret;
 
+	if (args->flags & ~NPA_MODEL_PLAN_FLAGS_ALL || args->pad)
+		return -EINVAL;
 	if ((args->tensors || args->scratch) &&
 	    (!args->placement_size || args->placement_size > NPA_MAX_ELEM_SIZE))
 		return -EINVAL;
@@ -437,7 +445,7 @@ int npa_ioctl_model_destroy(struct npa_file *nfile, void *data,
 	struct npa_model_destroy *args = data;
 	struct npa_model *model;
 
-	if (args->pad)
+	if (args->flags & ~NPA_MODEL_DESTROY_FLAGS_ALL)
 		return -EINVAL;
 	mutex_lock(&nfile->lock);
 	/* Not xa_erase() alone: it would drop a handle MODEL_CREATE reserved. */
@@ -486,11 +494,12 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
 	list_for_each_entry(model, &ndev->models, dev_node) {
 		const struct npa_graph_plan *p = &model->plan;
 
-		seq_printf(m, "model %u: %u tensors %u ops arena %llu tensors %llu lower bound %llu naive %llu scratch %llu growth %llu (naive %llu)%s\n",
+		seq_printf(m, "model %u: %u tensors %u ops arena %llu tensors %llu lower bound %llu naive %llu scratch %llu growth %llu (naive %llu) planner %s%s\n",
 			   model->handle, model->graph.num_tensors,
 			   model->graph.num_ops, p->arena_bytes, p->tensor_bytes,
 			   p->lower_bound, p->naive_bytes, p->scratch_requested,
 			   p->scratch_growth, p->scratch_growth_naive,
+			   npa_plan_algo_name(p->algorithm),
 			   model->arena ? " private" : "");
 		for (t = 0; t < model->graph.num_tensors; t++) {
 			const struct npa_placement *pl = &p->tensors[t];

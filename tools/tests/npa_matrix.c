@@ -983,6 +983,10 @@ static const struct row rows[] = {
 	A(MP, mp_t, placement_size, 0, -EINVAL),
 	A(MP, mp_t, placement_size, 257, -EINVAL),
 	A(MP, mp_t, placement_size, U32_MAX, -EINVAL),
+	A(MP, mp_t, flags, 1, -EINVAL),
+	A(MP, mp_t, flags, U32_MAX, -EINVAL),
+	A(MP, mp_t, pad, 1, -EINVAL),
+	A(MP, mp_t, pad, U32_MAX, -EINVAL),
 	M(MP, "num_tensors = 4, room for 3 before an unmapped page", m_plan_tensors_short, -EFAULT),
 	M(MP, "num_scratch = 2, room for 1 before an unmapped page", m_plan_scratch_short, -EFAULT),
 	M(MP, "placement_size = 40, 4 x 32 bytes before an unmapped page", m_plan_wide, -EFAULT),
@@ -995,8 +999,8 @@ static const struct row rows[] = {
 	AX(MD, md_t, handle, H_OTHER, -ENOENT),
 	AX(MD, md_t, handle, H_DESTROYED, -ENOENT),
 	A(MD, md_t, handle, U32_MAX, -ENOENT),
-	A(MD, md_t, pad, 1, -EINVAL),
-	A(MD, md_t, pad, U32_MAX, -EINVAL),
+	A(MD, md_t, flags, 1, -EINVAL),
+	A(MD, md_t, flags, U32_MAX, -EINVAL),
 
 	/* BUFFER_CREATE */
 	A(BC, bc_t, size, 0, -EINVAL),
@@ -1080,8 +1084,8 @@ static const struct row rows[] = {
 	AX(JC, jc_t, job_fd, FD_DMABUF, -EINVAL),
 	AX(JC, jc_t, job_fd, FD_FENCE, -EINVAL),
 	AX(JC, jc_t, job_fd, FD_OTHER_JOB, -EPERM),
-	A(JC, jc_t, pad, 1, -EINVAL),
-	A(JC, jc_t, pad, U32_MAX, -EINVAL),
+	A(JC, jc_t, flags, 1, -EINVAL),
+	A(JC, jc_t, flags, U32_MAX, -EINVAL),
 	M(JC, "control: cancel an ended job", NULL, 0),
 };
 

@@ -76,6 +76,9 @@ static void test_create_plan_destroy(int fd, int fd2)
 	       "tensor arena %llu bytes at the lower bound %llu",
 	       (unsigned long long)rep.tensor_bytes,
 	       (unsigned long long)rep.lower_bound_bytes);
+	tap_ok(rep.plan_kind == NPA_PLAN_KIND_AT_BOUND,
+	       "a plan at the lower bound reports NPA_PLAN_KIND_AT_BOUND (%u)",
+	       rep.plan_kind);
 	tap_ok(rep.naive_bytes == 8192, "naive sum %llu", (unsigned long long)rep.naive_bytes);
 	tap_ok(rep.scratch_requested_bytes == 1024 &&
 	       rep.scratch_growth_bytes <= rep.scratch_growth_naive_bytes &&

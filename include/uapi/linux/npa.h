@@ -8,10 +8,10 @@
  * as the bytes it does not know are zero.  A struct that returns a handle or
  * fds (MODEL_CREATE, BUFFER_CREATE, JOB_SUBMIT) must reach the last of them,
  * else -EINVAL; if the result cannot be copied back (-EFAULT), nothing was
- * created.  Every input flag word with bits defined has a *_FLAGS_ALL mask
- * of them; the flags of BUFFER_CREATE and JOB_WAIT have none yet and must
- * be zero.  Unknown flag bits, and reserved or padding fields that are not
- * zero, fail with -EINVAL.  Unknown ioctls fail with -ENOTTY.
+ * created.  Every argument struct has a flags word; every flag word has a
+ * *_FLAGS_ALL mask of its valid bits (0 where none is defined yet).
+ * Unknown flag bits, and reserved or padding fields that are not zero,
+ * fail with -EINVAL.  Unknown ioctls fail with -ENOTTY.
  * Documentation/uapi.rst lists each ioctl's errnos.
  */
 #ifndef _UAPI_LINUX_NPA_H
@@ -22,7 +22,7 @@
 
 #define NPA_DEVICE_NAME		"npa0"
 
-#define NPA_VERSION_MAJOR	1
+#define NPA_VERSION_MAJOR	2
 #define NPA_VERSION_MINOR	0
 #define NPA_VERSION_PATCH	0
 
@@ -251,6 +251,23 @@ struct npa_scratch_desc {
 	__u32 flags;
 };
 
+/**
+ * enum npa_plan_kind - what &npa_model_create.arena_bytes is worth
+ * @NPA_PLAN_KIND_EMPTY: no tensor lives in the arena (only scratch, if any).
+ * @NPA_PLAN_KIND_AT_BOUND: the tensors take exactly
+ *	&npa_model_create.lower_bound_bytes: no plan of them is smaller.
+ * @NPA_PLAN_KIND_ABOVE_BOUND: the best plan the planner found within its
+ *	budget; a larger budget may find a smaller one.
+ *
+ * Which of its algorithms the planner used is not part of the interface
+ * (debugfs ``models`` names it, for developers).
+ */
+enum npa_plan_kind {
+	NPA_PLAN_KIND_EMPTY = 0,
+	NPA_PLAN_KIND_AT_BOUND = 1,
+	NPA_PLAN_KIND_ABOVE_BOUND = 2,
+};
+
 /* &npa_model_create.flags */
 /* Keep a private activation arena: never wait for other models' jobs. */
 #define NPA_MODEL_PRIVATE_ARENA	(1U << 0)
@@ -279,8 +296,7 @@ struct npa_scratch_desc {
  * @budget: in: planner work budget in placements, 0 for the default; at
  *	most 2^24 (-EINVAL above).
  * @handle: out: model handle, valid on this open file only.
- * @algorithm: out: enum of the planner algorithm that found the plan
- *	(see Documentation/planner.rst).
+ * @plan_kind: out: enum npa_plan_kind: how good the tensor plan is.
  * @arena_bytes: out: arena size with scratch.
  * @tensor_bytes: out: arena size of the tensors alone.
  * @lower_bound_bytes: out: max over time of live tensor bytes.
@@ -308,7 +324,7 @@ struct npa_model_create {
 	__u32 flags;
 	__u64 budget;
 	__u32 handle;
-	__u32 algorithm;
+	__u32 plan_kind;
 	__u64 arena_bytes;
 	__u64 tensor_bytes;
 	__u64 lower_bound_bytes;
@@ -349,38 +365,46 @@ struct npa_placement {
 /**
  * struct npa_model_plan - NPA_IOCTL_MODEL_PLAN argument
  * @handle: in: model handle.
- * @num_tensors: in: room in @tensors; out: the model's tensor count.
+ * @flags: in: must be zero (%NPA_MODEL_PLAN_FLAGS_ALL).
  * @tensors: in: pointer to struct npa_placement[@num_tensors], or 0 to
  *	only learn the counts.
  * @scratch: in: pointer to struct npa_placement[@num_scratch], or 0.
+ * @num_tensors: in: room in @tensors; out: the model's tensor count.
  * @num_scratch: in: room in @scratch; out: the model's scratch count.
  * @placement_size: in: sizeof(struct npa_placement).
+ * @pad: must be zero.
  *
  * Fills min(room, count) entries of each array.
  */
 struct npa_model_plan {
 	__u32 handle;
-	__u32 num_tensors;
+	__u32 flags;
 	__u64 tensors;
 	__u64 scratch;
+	__u32 num_tensors;
 	__u32 num_scratch;
 	__u32 placement_size;
+	__u32 pad;
 };
+
+#define NPA_MODEL_PLAN_FLAGS_ALL	0
 
 /**
  * struct npa_model_destroy - NPA_IOCTL_MODEL_DESTROY argument
  * @handle: in: model handle.
- * @pad: must be zero.
+ * @flags: in: must be zero (%NPA_MODEL_DESTROY_FLAGS_ALL).
  */
 struct npa_model_destroy {
 	__u32 handle;
-	__u32 pad;
+	__u32 flags;
 };
+
+#define NPA_MODEL_DESTROY_FLAGS_ALL	0
 
 /**
  * struct npa_buffer_create - NPA_IOCTL_BUFFER_CREATE argument
  * @size: in: bytes; rounded up to a page.  At most &npa_query.carveout_bytes.
- * @flags: in: must be zero.
+ * @flags: in: must be zero (%NPA_BUFFER_CREATE_FLAGS_ALL).
  * @fd: out: a dma-buf fd (O_RDWR | O_CLOEXEC) for the zeroed buffer; mmap
  *	it and bracket CPU access with DMA_BUF_IOCTL_SYNC.
  * @reserved: must be zero.
@@ -391,6 +415,8 @@ struct npa_buffer_create {
 	__s32 fd;
 	__u64 reserved;
 };
+
+#define NPA_BUFFER_CREATE_FLAGS_ALL	0
 
 /**
  * struct npa_binding - where a job finds one bound tensor
@@ -453,7 +479,7 @@ enum npa_job_status {
 /**
  * struct npa_job_wait - NPA_IOCTL_JOB_WAIT argument
  * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
- * @flags: in: must be zero.
+ * @flags: in: must be zero (%NPA_JOB_WAIT_FLAGS_ALL).
  * @deadline_ns: in: absolute CLOCK_MONOTONIC time to give up at; 0 polls.
  * @status: out: enum npa_job_status.
  * @op: out: for a fault, the operator that faulted; for an operator that
@@ -485,20 +511,29 @@ struct npa_job_wait {
 	__u64 end_ns;
 };
 
+#define NPA_JOB_WAIT_FLAGS_ALL	0
+
 /**
  * struct npa_job_cancel - NPA_IOCTL_JOB_CANCEL argument
  * @job_fd: in: fd from NPA_IOCTL_JOB_SUBMIT.
- * @pad: must be zero.
+ * @flags: in: must be zero (%NPA_JOB_CANCEL_FLAGS_ALL).
  *
  * A queued job ends with NPA_JOB_ABORTED at once; a running one within
  * milliseconds, part way through its operator if need be.
  */
 struct npa_job_cancel {
 	__s32 job_fd;
-	__u32 pad;
+	__u32 flags;
 };
 
-#define NPA_IOCTL_BASE		0xB8
+#define NPA_JOB_CANCEL_FLAGS_ALL	0
+
+/*
+ * The ioctl type: 0xB9, which no mainline driver uses (Linux 6.12's
+ * Documentation/userspace-api/ioctl/ioctl-number.rst and uAPI headers;
+ * 0xB8, npa's before version 2, is the Marvell CN10K DPI driver's).
+ */
+#define NPA_IOCTL_BASE		0xB9
 
 #define NPA_IOCTL_QUERY		_IOWR(NPA_IOCTL_BASE, 0x00, struct npa_query)
 #define NPA_IOCTL_MODEL_CREATE	_IOWR(NPA_IOCTL_BASE, 0x01, struct npa_model_create)
