@@ -45,6 +45,7 @@
 
 #include "npa_buffer.h"
 #include "npa_carveout.h"
+#include "npa_compat.h"
 #include "npa_drv.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
@@ -130,7 +131,7 @@ static int npa_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	/* A private copy of a page is one the NPU never sees. */
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	return npa_carveout_mmap(co, buf->region, vma);
 }
 

@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/npa.h>
 
+#include "npa_compat.h"
 #include "npa_drv.h"
 #include "npa_job.h"
 #include "npa_model.h"
@@ -351,14 +352,14 @@ static int npa_probe(struct platform_device *pdev)
 	return 0;
 }
 
-static int npa_remove(struct platform_device *pdev)
+static npa_remove_ret npa_remove(struct platform_device *pdev)
 {
 	struct npa_device *ndev = platform_get_drvdata(pdev);
 	unsigned int index = ndev->index;
 
 	npa_device_destroy(ndev);
 	ida_free(&npa_ida, index);
-	return 0;
+	return NPA_REMOVE_DONE;
 }
 
 static const struct of_device_id npa_of_match[] = {

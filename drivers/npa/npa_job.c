@@ -42,6 +42,7 @@
 #include <linux/workqueue.h>
 #include <linux/npa.h>
 
+#include "npa_compat.h"
 #include "npa_drv.h"
 #include "npa_graph.h"
 #include "npa_job.h"
@@ -422,15 +423,15 @@ static struct npa_job *npa_job_from_fd(struct npa_file *nfile, int fd,
 	struct npa_job *job;
 
 	*f = fdget(fd);
-	if (!f->file) {
+	if (!fd_file(*f)) {
 		*ret = -EBADF;
 		return NULL;
 	}
-	if (f->file->f_op != &npa_job_fops) {
+	if (fd_file(*f)->f_op != &npa_job_fops) {
 		*ret = -EINVAL;
 		goto err;
 	}
-	job = f->file->private_data;
+	job = fd_file(*f)->private_data;
 	if (job->nfile != nfile) {
 		*ret = -EPERM;
 		goto err;
