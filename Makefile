@@ -14,12 +14,14 @@ export NPA_CACHE
 	install uninstall check demo clean
 
 help:
-	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here)"
+	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here;"
+	@echo "                   NPA_KERNEL=6.12 boots Debian's 6.12 instead of 6.1)"
 	@echo "make check         all stages: lint, stock, host, fuzz, kunit, e2e, dt"
 	@echo "                   (NPA_STAGES=\"host e2e\" runs only those)"
 	@echo "make deps          install missing Debian packages (as root), else list them"
 	@echo "make module        build/module/npa.ko against KDIR (default: the test kernel)"
 	@echo "make module-stock  build/stock/npa.ko against Debian's linux-headers-amd64"
+	@echo "                   (NPA_KERNEL=6.12: linux-headers-6.12-amd64)"
 	@echo "make kunit-module  build/kunit/npa.ko and npa_test.ko, the KUnit suites"
 	@echo "make kernel        build (once, cached in $(NPA_CACHE)) the test kernel"
 	@echo "make lib           build/lib/libnpa and its headers in build/include"

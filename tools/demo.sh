@@ -5,18 +5,20 @@
 # real Darknet networks from Debian's darknet package as jobs on the
 # simulated NPU, verified bit for bit against a reference executor.
 #
-# NPA_DEMO_NETS overrides the networks ("name.cfg@SIZE ..."; SIZE scales
+# NPA_KERNEL=6.12 runs it on Debian's 6.12 kernel (linux-image-6.12-amd64)
+# instead of 6.1.  NPA_DEMO_NETS overrides the networks ("name.cfg@SIZE ..."; SIZE scales
 # the input resolution, which keeps the run short under QEMU's emulation).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
-read -r kdir vmlinuz < <(tools/stock-kernel.sh)
+series=${NPA_KERNEL:-6.1}
+read -r kdir vmlinuz < <(tools/stock-kernel.sh "$series")
 cfgdir=$(tools/darknet-cfgs.sh)
 nets=${NPA_DEMO_NETS:-"resnet50.cfg@128 yolov3-tiny.cfg@224 densenet201.cfg@128"}
 echo "demo: building npa.ko against $kdir and npactl"
-tools/kmod-build.sh "$kdir" build/stock
+tools/kmod-build.sh "$kdir" "build/stock-$series"
 make -s tools
-files=(-f build/stock/npa.ko -f build/bin/npactl)
+files=(-f "build/stock-$series/npa.ko" -f build/bin/npactl)
 args=
 for n in $nets; do
 	files+=(-f "$cfgdir/${n%@*}")

@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(build-essential gcc make bc flex bison libelf-dev libssl-dev cpio kmod
       xz-utils rsync python3 perl sparse pkg-config libjson-c-dev clang
       libclang-rt-14-dev linux-source-6.1 linux-image-amd64
-      linux-headers-amd64 qemu-system-x86 busybox-static
+      linux-headers-amd64 linux-image-6.12-amd64 linux-headers-6.12-amd64
+      qemu-system-x86 busybox-static
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
       device-tree-compiler librsvg2-bin)
 missing=()

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the stock stage of tools/check.sh: npa.ko on Debian's own
+# kernel (6.1 or 6.12) with the carveout reserved by memmap= as in
+# `make demo`, the end-to-end tests that need no debug kernel, and real
+# networks as verified jobs through npactl.  TAP lines out; the exit
+# status is the number of failures.
+fail=0
+t() {
+	# t DESCRIPTION COMMAND...: one TAP line for one command's status.
+	desc=$1
+	shift
+	if "$@"; then echo "ok - $desc"; else echo "not ok - $desc"; fail=$((fail + 1)); fi
+}
+
+echo "# $(uname -sr)"
+t "insmod npa.ko with the memmap= carveout" \
+	insmod ./npa.ko carveout_base=0x20000000 carveout_size=0x8000000
+t "/dev/npa0 is a character device" test -c /dev/npa0
+t "the carveout is the memmap= region" \
+	sh -c 'grep -q "20000000-27ffffff : npa-sim" /proc/iomem'
+# npa_job_e2e, npa_failslab and npa_copyout need what only the test kernel
+# has: udmabuf, dma-buf heaps, DMA-API debugging, fault injection.
+for prog in "npa_e2e /dev/npa0" npa_model_e2e npa_matrix "npa_load 50"; do
+	# shellcheck disable=SC2086
+	./$prog
+	fail=$((fail + $?))
+done
+# shellcheck disable=SC2086
+t "npactl run --verify $NETWORKS: bit-exact" ./npactl run --verify $NETWORKS
+t "rmmod npa" rmmod npa
+t "rmmod gives the region back" sh -c '! grep -q ": npa-sim" /proc/iomem'
+exit $fail
