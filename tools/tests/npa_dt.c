@@ -81,9 +81,25 @@ static int load(void)
 	return ret ? -errno : 0;
 }
 
+/*
+ * rmmod npa.  The last reference to a closed fd can be dropped a moment
+ * after close() returns (a job's completion work holds its file until it
+ * has run), so a busy module is retried for up to 5 s; one that stays busy
+ * holds a reference that nobody gives back, and fails.
+ */
 static int unload(void)
 {
-	return syscall(SYS_delete_module, "npa", O_NONBLOCK) ? -errno : 0;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!syscall(SYS_delete_module, "npa", O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	printf("# rmmod npa: %s\n", strerror(errno));
+	return -errno;
 }
 
 /* devtmpfs creates the node from a kernel thread: give it a moment. */
