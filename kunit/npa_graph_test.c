@@ -52,7 +52,7 @@ struct npa_graph_bad {
 	const char *desc;
 	void (*mutate)(struct npa_tg *tg);
 	int err;
-	const char *what;
+	u32 array, field, reason;
 };
 
 /* A mutation of the base graph that makes it invalid. */
@@ -137,66 +137,68 @@ static void npa_bad_output_unproduced(struct npa_tg *tg)
 	tg->t[5] = (struct npa_tensor_desc){ .size = 64, .flags = NPA_TENSOR_OUTPUT };
 }
 
-#define CASE(name, e, w) { #name, npa_bad_##name, e, w }
+#define CASE(name, e, a, f, r) \
+	{ #name, npa_bad_##name, e, NPA_ERR_ARRAY_##a, NPA_ERR_FIELD_##f, \
+	  NPA_ERR_##r }
 
 static const struct npa_graph_bad npa_graph_bads[] = {
-	CASE(no_tensors, -EINVAL, "num_tensors"),
-	CASE(no_ops, -EINVAL, "num_ops"),
-	CASE(many_tensors, -E2BIG, "num_tensors"),
-	CASE(many_ops, -E2BIG, "num_ops"),
-	CASE(many_operands, -E2BIG, "num_operands"),
-	CASE(many_scratch, -E2BIG, "num_scratch"),
-	CASE(tensor_flags, -EINVAL, "tensors.flags"),
-	CASE(tensor_const_input, -EINVAL, "tensors.flags"),
-	CASE(tensor_pad, -EINVAL, "tensors.pad"),
-	CASE(tensor_dtype, -EINVAL, "tensors.dtype"),
-	CASE(tensor_align_npot, -EINVAL, "tensors.align"),
-	CASE(tensor_align_huge, -EINVAL, "tensors.align"),
-	CASE(tensor_dims_gap, -EINVAL, "tensors.dims"),
-	CASE(tensor_dims_no_dtype, -EINVAL, "tensors.dims"),
-	CASE(tensor_dims_overflow, -EOVERFLOW, "tensors.dims"),
-	CASE(tensor_no_size, -EINVAL, "tensors.size"),
-	CASE(tensor_size_shape, -EMSGSIZE, "tensors.size"),
-	CASE(tensor_too_big, -EFBIG, "tensors.size"),
-	CASE(scratch_flags, -EINVAL, "scratch.flags"),
-	CASE(scratch_zero, -EINVAL, "scratch.size"),
-	CASE(scratch_align, -EINVAL, "scratch.align"),
-	CASE(scratch_fixed_min, -EINVAL, "scratch.min_size"),
-	CASE(scratch_var_min, -EINVAL, "scratch.min_size"),
-	CASE(scratch_too_big, -EFBIG, "scratch.size"),
-	CASE(op_kind_zero, -EINVAL, "ops.kind"),
-	CASE(op_kind_big, -EINVAL, "ops.kind"),
-	CASE(op_unit, -EINVAL, "ops.unit"),
-	CASE(op_flags, -EINVAL, "ops.flags"),
-	CASE(op_pad, -EINVAL, "ops.pad"),
-	CASE(op_arity_in, -EINVAL, "ops.num_inputs"),
-	CASE(op_params_concat, -EINVAL, "ops.params.reserved"),
-	CASE(op_params_split, -EINVAL, "ops.params.reserved"),
-	CASE(op_params_reshape, -EINVAL, "ops.params.reserved"),
-	CASE(op_params_copy, -EINVAL, "ops.params.reserved"),
-	CASE(op_params_act, -EINVAL, "ops.params.reserved"),
-	CASE(op_params_maxpool_shift, -EINVAL, "ops.params.reserved"),
-	CASE(op_arity_out, -EINVAL, "ops.num_outputs"),
-	CASE(op_input_range, -ERANGE, "ops.first_input"),
-	CASE(op_input_wrap, -ERANGE, "ops.first_input"),
-	CASE(op_output_range, -ERANGE, "ops.first_output"),
-	CASE(op_scratch_range, -ERANGE, "ops.first_scratch"),
-	CASE(operand_id, -ERANGE, "operands"),
-	CASE(scratch_shared, -EINVAL, "ops.first_scratch"),
-	CASE(scratch_unowned, -EINVAL, "scratch"),
-	CASE(inplace_size, -EMSGSIZE, "ops.num_outputs"),
-	CASE(writes_input, -EPERM, "operands"),
-	CASE(writes_const, -EPERM, "operands"),
-	CASE(produced_twice, -EEXIST, "operands"),
-	CASE(never_produced, -ENODATA, "operands"),
-	CASE(cycle, -ELOOP, "operands"),
-	CASE(self_loop, -ELOOP, "operands"),
-	CASE(output_unproduced, -ENODATA, "tensors.flags"),
+	CASE(no_tensors, -EINVAL, ARGS, NUM_TENSORS, BAD_VALUE),
+	CASE(no_ops, -EINVAL, ARGS, NUM_OPS, BAD_VALUE),
+	CASE(many_tensors, -E2BIG, ARGS, NUM_TENSORS, TOO_BIG),
+	CASE(many_ops, -E2BIG, ARGS, NUM_OPS, TOO_BIG),
+	CASE(many_operands, -E2BIG, ARGS, NUM_OPERANDS, TOO_BIG),
+	CASE(many_scratch, -E2BIG, ARGS, NUM_SCRATCH, TOO_BIG),
+	CASE(tensor_flags, -EINVAL, TENSORS, FLAGS, UNKNOWN_FLAGS),
+	CASE(tensor_const_input, -EINVAL, TENSORS, FLAGS, FLAG_CONFLICT),
+	CASE(tensor_pad, -EINVAL, TENSORS, PAD, NOT_ZERO),
+	CASE(tensor_dtype, -EINVAL, TENSORS, DTYPE, BAD_VALUE),
+	CASE(tensor_align_npot, -EINVAL, TENSORS, ALIGN, BAD_ALIGN),
+	CASE(tensor_align_huge, -EINVAL, TENSORS, ALIGN, BAD_ALIGN),
+	CASE(tensor_dims_gap, -EINVAL, TENSORS, DIMS, BAD_SHAPE),
+	CASE(tensor_dims_no_dtype, -EINVAL, TENSORS, DIMS, BAD_SHAPE),
+	CASE(tensor_dims_overflow, -EOVERFLOW, TENSORS, DIMS, OVERFLOW),
+	CASE(tensor_no_size, -EINVAL, TENSORS, SIZE, NO_SIZE),
+	CASE(tensor_size_shape, -EINVAL, TENSORS, SIZE, SIZE_MISMATCH),
+	CASE(tensor_too_big, -E2BIG, TENSORS, SIZE, TOO_BIG),
+	CASE(scratch_flags, -EINVAL, SCRATCH, FLAGS, UNKNOWN_FLAGS),
+	CASE(scratch_zero, -EINVAL, SCRATCH, SIZE, BAD_VALUE),
+	CASE(scratch_align, -EINVAL, SCRATCH, ALIGN, BAD_ALIGN),
+	CASE(scratch_fixed_min, -EINVAL, SCRATCH, MIN_SIZE, BAD_VALUE),
+	CASE(scratch_var_min, -EINVAL, SCRATCH, MIN_SIZE, BAD_VALUE),
+	CASE(scratch_too_big, -E2BIG, SCRATCH, SIZE, TOO_BIG),
+	CASE(op_kind_zero, -EINVAL, OPS, KIND, BAD_VALUE),
+	CASE(op_kind_big, -EINVAL, OPS, KIND, BAD_VALUE),
+	CASE(op_unit, -EINVAL, OPS, UNIT, BAD_VALUE),
+	CASE(op_flags, -EINVAL, OPS, FLAGS, UNKNOWN_FLAGS),
+	CASE(op_pad, -EINVAL, OPS, PAD, NOT_ZERO),
+	CASE(op_arity_in, -EINVAL, OPS, NUM_INPUTS, ARITY),
+	CASE(op_params_concat, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_params_split, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_params_reshape, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_params_copy, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_params_act, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_params_maxpool_shift, -EINVAL, OPS, PARAMS, NOT_ZERO),
+	CASE(op_arity_out, -EINVAL, OPS, NUM_OUTPUTS, ARITY),
+	CASE(op_input_range, -EINVAL, OPS, FIRST_INPUT, OUT_OF_RANGE),
+	CASE(op_input_wrap, -EINVAL, OPS, FIRST_INPUT, OUT_OF_RANGE),
+	CASE(op_output_range, -EINVAL, OPS, FIRST_OUTPUT, OUT_OF_RANGE),
+	CASE(op_scratch_range, -EINVAL, OPS, FIRST_SCRATCH, OUT_OF_RANGE),
+	CASE(operand_id, -EINVAL, OPERANDS, ID, OUT_OF_RANGE),
+	CASE(scratch_shared, -EINVAL, OPS, FIRST_SCRATCH, SCRATCH_SHARED),
+	CASE(scratch_unowned, -EINVAL, SCRATCH, NONE, SCRATCH_UNOWNED),
+	CASE(inplace_size, -EINVAL, OPS, FLAGS, SIZE_MISMATCH),
+	CASE(writes_input, -EINVAL, OPERANDS, ID, WRITES_INPUT),
+	CASE(writes_const, -EINVAL, OPERANDS, ID, WRITES_INPUT),
+	CASE(produced_twice, -EINVAL, OPERANDS, ID, TWO_PRODUCERS),
+	CASE(never_produced, -EINVAL, OPERANDS, ID, NOT_PRODUCED),
+	CASE(cycle, -EINVAL, OPERANDS, ID, CYCLE),
+	CASE(self_loop, -EINVAL, OPERANDS, ID, CYCLE),
+	CASE(output_unproduced, -EINVAL, TENSORS, FLAGS, NOT_PRODUCED),
 };
 
 static void npa_graph_bad_desc(const struct npa_graph_bad *b, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s %d", b->desc, b->what, b->err);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %d", b->desc, b->err);
 }
 
 KUNIT_ARRAY_PARAM(npa_graph_bad, npa_graph_bads, npa_graph_bad_desc);
@@ -204,7 +206,7 @@ KUNIT_ARRAY_PARAM(npa_graph_bad, npa_graph_bads, npa_graph_bad_desc);
 static void npa_graph_test_valid(struct kunit *test)
 {
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
@@ -223,7 +225,7 @@ static void npa_graph_test_params_defined(struct kunit *test)
 	static const u32 moves[] = {
 		NPA_OP_CONCAT, NPA_OP_SPLIT, NPA_OP_RESHAPE, NPA_OP_COPY,
 	};
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	u32 k;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
@@ -253,7 +255,7 @@ static void npa_graph_test_invalid(struct kunit *test)
 {
 	const struct npa_graph_bad *b = test->param_value;
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
@@ -261,7 +263,9 @@ static void npa_graph_test_invalid(struct kunit *test)
 	b->mutate(tg);
 	ret = npa_graph_validate(&tg->g, &npa_graph_default_limits, &err);
 	KUNIT_EXPECT_EQ(test, ret, b->err);
-	KUNIT_EXPECT_STREQ(test, err.what ? err.what : "(none)", b->what);
+	KUNIT_EXPECT_EQ(test, err.array, b->array);
+	KUNIT_EXPECT_EQ(test, err.field, b->field);
+	KUNIT_EXPECT_EQ(test, err.reason, b->reason);
 }
 
 static int npa_plan_res_init(struct kunit_resource *res, void *context)
@@ -284,7 +288,7 @@ static struct npa_graph_plan *npa_plan_checked(struct kunit *test,
 					       const struct npa_graph *g)
 {
 	struct npa_graph_plan *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	u32 n = g->num_tensors + g->num_scratch, i, j;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -414,12 +418,15 @@ static void npa_graph_test_concat_inplace(struct kunit *test)
 		  .first_output = 11, .num_outputs = 1 },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 6, 5, 12, 0 };
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
-			-EMSGSIZE);
-	KUNIT_EXPECT_STREQ(test, err.what, "ops.num_outputs");
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.array, (u32)NPA_ERR_ARRAY_OPS);
+	KUNIT_EXPECT_EQ(test, err.field, (u32)NPA_ERR_FIELD_NUM_OUTPUTS);
+	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_SIZE_MISMATCH);
 	KUNIT_EXPECT_EQ(test, err.index, 3U);
+	KUNIT_EXPECT_EQ(test, err.op, 3U);
 }
 
 /* x -conv-> a, x -conv-> b, concat(a, b) -> c, c -conv-> y */
@@ -563,20 +570,20 @@ static void npa_graph_test_exec_check(struct kunit *test)
 		  .params = { [NPA_P_ACT] = NPA_ACT_RELU } },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 2, 1, 2, 0 };
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);
 	KUNIT_EXPECT_TRUE(test, npa_graph_runnable(&g));
 	ops[0].params[NPA_P_ACT] = NPA_ACT_COUNT;
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
 			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, err.what, "ops.params");
+	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_NOT_EXECUTABLE);
 	/* A shape the op cannot produce. */
 	ops[0].params[NPA_P_ACT] = NPA_ACT_RELU;
 	t[1].dims[1] = 5;
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
 			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, err.what, "ops.params");
+	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_NOT_EXECUTABLE);
 	/* Sizes only: plannable, not runnable, not exec-checked. */
 	t[1] = (struct npa_tensor_desc){ .size = 200, .flags = NPA_TENSOR_OUTPUT };
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);

@@ -178,7 +178,7 @@ static const struct dma_buf_ops npa_dmabuf_ops = {
  * Context: Process context; sleeps.
  * Return: the dma-buf (drop it with dma_buf_put(), which frees the
  * buffer), or an ERR_PTR(): -ENODEV without an NPU, -EINVAL for a @size of
- * 0 or above the carveout, -EMFILE when @nfile holds
+ * 0 or above the carveout, -ENOSPC when @nfile holds
  * NPA_MAX_BUFFERS_PER_FILE buffers, -ENOSPC when the carveout has no room,
  * -ENOMEM.
  */
@@ -195,7 +195,7 @@ struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size)
 	if (!size || size > ndev->carveout.size)
 		return ERR_PTR(-EINVAL);
 	if (atomic_inc_return(&nfile->num_buffers) > NPA_MAX_BUFFERS_PER_FILE) {
-		ret = -EMFILE;
+		ret = -ENOSPC;
 		goto err_count;
 	}
 
@@ -462,7 +462,7 @@ static void npa_mapping_put(struct npa_mapping *m)
  * of @prev already holds the same mapping.
  *
  * Context: Process context; sleeps.
- * Return: 0; -EBADF if @fd is not a dma-buf; -EFBIG if a foreign buffer
+ * Return: 0; -EBADF if @fd is not a dma-buf; -E2BIG if a foreign buffer
  * is larger than its slot of the NPU's address space; -EOPNOTSUPP if it
  * cannot be mapped into the kernel; -EINTR if killed while the buffer's
  * mapping was being made or torn down for another job; or another errno
@@ -497,7 +497,7 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 
 	/* Each foreign buffer has one slot of the NPU's address space. */
 	if (imp->size > NPA_VA_IMPORT_STRIDE) {
-		ret = -EFBIG;
+		ret = -E2BIG;
 		goto err_put;
 	}
 	m = npa_mapping_get(ndev, imp->dmabuf);

@@ -95,12 +95,6 @@ struct npa_ioctl_out {
 	bool done;
 };
 
-/* Largest array element size userspace may claim. */
-#define NPA_MAX_ELEM_SIZE	256
-
-void *npa_copy_user_array(u64 uptr, u32 count, u32 usize, size_t ksize,
-			  int *ret);
-
 struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 				     phys_addr_t co_base, size_t co_size);
 void npa_device_destroy(struct npa_device *ndev);

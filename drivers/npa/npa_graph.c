@@ -9,8 +9,9 @@
  * A graph is tensors, operators in execution order, the operand ids the
  * operators index into, and the scratch requests they make (see
  * include/uapi/linux/npa.h).  npa_graph_validate() checks every field of an
- * untrusted graph; each kind of failure has its own errno (the table is in
- * Documentation/uapi.rst) and @err names the field and element.
+ * untrusted graph; a failure has a conventional errno (the table is in
+ * Documentation/uapi.rst) and a &struct npa_error that says which array,
+ * element and field, why, and the values concerned.
  *
  * npa_graph_plan() then turns the graph into arena buffers and places them:
  *
@@ -126,13 +127,29 @@ static const u8 npa_dtype_bytes[NPA_DTYPE_COUNT] = {
 	(NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT | NPA_TENSOR_CONST | \
 	 NPA_TENSOR_PERSISTENT)
 
-static int npa_fail(struct npa_graph_err *err, const char *what, u32 index,
-		    int ret)
+/* The same as npa_error_set() without values. */
+static int npa_fail(struct npa_error *err, u32 array, u32 index, u32 field,
+		    u32 reason, int ret)
 {
-	err->what = what;
-	err->index = index;
+	return npa_error_set(err, array, index, field, reason, 0, 0, ret);
+}
+
+/* Operand @idx, tensor id @t of op @op, for @reason about @value. */
+static int npa_fail_operand(struct npa_error *err, u32 idx, u32 op, u32 t,
+			    u32 reason, u64 value, int ret)
+{
+	npa_fail(err, NPA_ERR_ARRAY_OPERANDS, idx, NPA_ERR_FIELD_ID, reason,
+		 ret);
+	err->op = op;
+	err->tensor = t;
+	err->value = value;
 	return ret;
 }
+
+#define NPA_ARGS	NPA_ERR_ARRAY_ARGS
+#define NPA_TENSORS	NPA_ERR_ARRAY_TENSORS
+#define NPA_OPS		NPA_ERR_ARRAY_OPS
+#define NPA_SCRATCH	NPA_ERR_ARRAY_SCRATCH
 
 /*
  * Dimensions are given outermost first; unused trailing ones are 0, and a
@@ -185,7 +202,7 @@ static bool npa_align_ok(u64 align)
 
 static int npa_validate_tensors(const struct npa_graph *g,
 				const struct npa_graph_limits *lim,
-				struct npa_graph_err *err)
+				struct npa_error *err)
 {
 	u32 i;
 
@@ -194,34 +211,49 @@ static int npa_validate_tensors(const struct npa_graph *g,
 		u64 shape;
 
 		if (t->flags & ~NPA_TENSOR_FLAGS_ALL)
-			return npa_fail(err, "tensors.flags", i, -EINVAL);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_FLAGS,
+					     NPA_ERR_UNKNOWN_FLAGS, t->flags,
+					     NPA_TENSOR_FLAGS_ALL, -EINVAL);
 		if ((t->flags & NPA_TENSOR_CONST) &&
 		    (t->flags & (NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT)))
-			return npa_fail(err, "tensors.flags", i, -EINVAL);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_FLAGS,
+					     NPA_ERR_FLAG_CONFLICT, t->flags, 0,
+					     -EINVAL);
 		if (t->pad)
-			return npa_fail(err, "tensors.pad", i, -EINVAL);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_PAD,
+					     NPA_ERR_NOT_ZERO, t->pad, 0, -EINVAL);
 		if (t->dtype >= NPA_DTYPE_COUNT)
-			return npa_fail(err, "tensors.dtype", i, -EINVAL);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_DTYPE,
+					     NPA_ERR_BAD_VALUE, t->dtype, 0, -EINVAL);
 		if (!npa_align_ok(t->align))
-			return npa_fail(err, "tensors.align", i, -EINVAL);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_ALIGN,
+					     NPA_ERR_BAD_ALIGN, t->align,
+					     NPA_PLAN_MAX_ALIGN, -EINVAL);
 		if (!npa_shape_ok(t))
-			return npa_fail(err, "tensors.dims", i, -EINVAL);
+			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_DIMS,
+					NPA_ERR_BAD_SHAPE, -EINVAL);
 		shape = npa_shape_bytes(t);
 		if (shape == U64_MAX)
-			return npa_fail(err, "tensors.dims", i, -EOVERFLOW);
+			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_DIMS,
+					NPA_ERR_OVERFLOW, -EOVERFLOW);
 		if (!shape && !t->size)
-			return npa_fail(err, "tensors.size", i, -EINVAL);
+			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_SIZE,
+					NPA_ERR_NO_SIZE, -EINVAL);
 		if (shape && t->size && shape != t->size)
-			return npa_fail(err, "tensors.size", i, -EMSGSIZE);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_SIZE,
+					     NPA_ERR_SIZE_MISMATCH, t->size, shape,
+					     -EINVAL);
 		if (npa_tensor_bytes(t) > lim->max_tensor_bytes)
-			return npa_fail(err, "tensors.size", i, -EFBIG);
+			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_SIZE,
+					     NPA_ERR_TOO_BIG, npa_tensor_bytes(t),
+					     lim->max_tensor_bytes, -E2BIG);
 	}
 	return 0;
 }
 
 static int npa_validate_scratch(const struct npa_graph *g,
 				const struct npa_graph_limits *lim,
-				struct npa_graph_err *err)
+				struct npa_error *err)
 {
 	u32 i;
 
@@ -230,15 +262,25 @@ static int npa_validate_scratch(const struct npa_graph *g,
 		bool var = s->flags & NPA_SCRATCH_VARIABLE;
 
 		if (s->flags & ~NPA_SCRATCH_FLAGS_ALL)
-			return npa_fail(err, "scratch.flags", i, -EINVAL);
+			return npa_error_set(err, NPA_SCRATCH, i, NPA_ERR_FIELD_FLAGS,
+					     NPA_ERR_UNKNOWN_FLAGS, s->flags,
+					     NPA_SCRATCH_FLAGS_ALL, -EINVAL);
 		if (!npa_align_ok(s->align))
-			return npa_fail(err, "scratch.align", i, -EINVAL);
+			return npa_error_set(err, NPA_SCRATCH, i, NPA_ERR_FIELD_ALIGN,
+					     NPA_ERR_BAD_ALIGN, s->align,
+					     NPA_PLAN_MAX_ALIGN, -EINVAL);
 		if (!s->size)
-			return npa_fail(err, "scratch.size", i, -EINVAL);
+			return npa_fail(err, NPA_SCRATCH, i, NPA_ERR_FIELD_SIZE,
+					NPA_ERR_BAD_VALUE, -EINVAL);
 		if (var ? (!s->min_size || s->min_size > s->size) : s->min_size)
-			return npa_fail(err, "scratch.min_size", i, -EINVAL);
+			return npa_error_set(err, NPA_SCRATCH, i,
+					     NPA_ERR_FIELD_MIN_SIZE,
+					     NPA_ERR_BAD_VALUE, s->min_size, 0,
+					     -EINVAL);
 		if (s->size > lim->max_tensor_bytes)
-			return npa_fail(err, "scratch.size", i, -EFBIG);
+			return npa_error_set(err, NPA_SCRATCH, i, NPA_ERR_FIELD_SIZE,
+					     NPA_ERR_TOO_BIG, s->size,
+					     lim->max_tensor_bytes, -E2BIG);
 	}
 	return 0;
 }
@@ -251,58 +293,82 @@ static bool npa_range_ok(u32 first, u32 num, u32 total)
 	return !check_add_overflow(first, num, &end) && end <= total;
 }
 
+/* Op @i's range [@first, @first + @num) of an array of @total ends past it. */
+static int npa_fail_range(struct npa_error *err, u32 i, u32 field, u32 first,
+			  u32 num, u32 total)
+{
+	return npa_error_set(err, NPA_OPS, i, field, NPA_ERR_OUT_OF_RANGE,
+			     (u64)first + num, total, -EINVAL);
+}
+
 /* Op @i's own fields: kind, unit, flags, params, arity and ranges. */
 static int npa_validate_op(const struct npa_graph *g, u32 i,
-			   struct npa_graph_err *err)
+			   struct npa_error *err)
 {
 	const struct npa_op_desc *op = &g->ops[i];
 	u32 k;
 
 	if (!op->kind || op->kind >= NPA_OP_KIND_COUNT)
-		return npa_fail(err, "ops.kind", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_KIND,
+				     NPA_ERR_BAD_VALUE, op->kind, 0, -EINVAL);
 	if (op->unit >= NPA_UNIT_COUNT)
-		return npa_fail(err, "ops.unit", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_UNIT,
+				     NPA_ERR_BAD_VALUE, op->unit, 0, -EINVAL);
 	if (op->flags & ~NPA_OP_FLAGS_ALL)
-		return npa_fail(err, "ops.flags", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_FLAGS,
+				     NPA_ERR_UNKNOWN_FLAGS, op->flags,
+				     NPA_OP_FLAGS_ALL, -EINVAL);
 	if (op->pad)
-		return npa_fail(err, "ops.pad", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_PAD,
+				     NPA_ERR_NOT_ZERO, op->pad, 0, -EINVAL);
 	for (k = 0; k < NPA_OP_MAX_PARAMS; k++) {
+		/* @value: which param, as the kind does not define it. */
 		if (op->params[k] && !(npa_op_params[op->kind] & NPA_P_BIT(k)))
-			return npa_fail(err, "ops.params.reserved", i, -EINVAL);
+			return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_PARAMS,
+					     NPA_ERR_NOT_ZERO, k, 0, -EINVAL);
 	}
 	if (op->num_inputs < npa_op_arity[op->kind].min_in ||
 	    (npa_op_arity[op->kind].max_in &&
 	     op->num_inputs > npa_op_arity[op->kind].max_in))
-		return npa_fail(err, "ops.num_inputs", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_NUM_INPUTS,
+				     NPA_ERR_ARITY, op->num_inputs, 0, -EINVAL);
 	if (op->num_outputs < npa_op_arity[op->kind].min_out ||
 	    (npa_op_arity[op->kind].max_out &&
 	     op->num_outputs > npa_op_arity[op->kind].max_out))
-		return npa_fail(err, "ops.num_outputs", i, -EINVAL);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_NUM_OUTPUTS,
+				     NPA_ERR_ARITY, op->num_outputs, 0, -EINVAL);
 	if (!npa_range_ok(op->first_input, op->num_inputs, g->num_operands))
-		return npa_fail(err, "ops.first_input", i, -ERANGE);
+		return npa_fail_range(err, i, NPA_ERR_FIELD_FIRST_INPUT,
+				      op->first_input, op->num_inputs,
+				      g->num_operands);
 	if (!npa_range_ok(op->first_output, op->num_outputs, g->num_operands))
-		return npa_fail(err, "ops.first_output", i, -ERANGE);
+		return npa_fail_range(err, i, NPA_ERR_FIELD_FIRST_OUTPUT,
+				      op->first_output, op->num_outputs,
+				      g->num_operands);
 	if (!npa_range_ok(op->first_scratch, op->num_scratch, g->num_scratch))
-		return npa_fail(err, "ops.first_scratch", i, -ERANGE);
+		return npa_fail_range(err, i, NPA_ERR_FIELD_FIRST_SCRATCH,
+				      op->first_scratch, op->num_scratch,
+				      g->num_scratch);
 	return 0;
 }
 
 /* The tensor ids op @i names are in range. */
 static int npa_validate_op_ids(const struct npa_graph *g, u32 i,
-			       struct npa_graph_err *err)
+			       struct npa_error *err)
 {
 	const struct npa_op_desc *op = &g->ops[i];
-	u32 k;
+	u32 k, idx;
 
-	for (k = 0; k < op->num_inputs; k++) {
-		if (g->operands[op->first_input + k] >= g->num_tensors)
-			return npa_fail(err, "operands", op->first_input + k,
-					-ERANGE);
-	}
-	for (k = 0; k < op->num_outputs; k++) {
-		if (g->operands[op->first_output + k] >= g->num_tensors)
-			return npa_fail(err, "operands", op->first_output + k,
-					-ERANGE);
+	for (k = 0; k < op->num_inputs + op->num_outputs; k++) {
+		idx = k < op->num_inputs ? op->first_input + k :
+		      op->first_output + k - op->num_inputs;
+		if (g->operands[idx] >= g->num_tensors) {
+			npa_fail_operand(err, idx, i, NPA_ERR_NO_INDEX,
+					 NPA_ERR_OUT_OF_RANGE, g->operands[idx],
+					 -EINVAL);
+			err->expected = g->num_tensors;
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -323,7 +389,7 @@ static u64 npa_sum_sizes(const struct npa_graph *g, u32 first, u32 num)
 
 /* Sizes that sharing relies on must add up. */
 static int npa_validate_sizes(const struct npa_graph *g, u32 i,
-			      struct npa_graph_err *err)
+			      struct npa_error *err)
 {
 	const struct npa_op_desc *op = &g->ops[i];
 	u64 in = npa_sum_sizes(g, op->first_input, op->num_inputs);
@@ -342,14 +408,18 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 		break;
 	}
 	if (in == U64_MAX || out == U64_MAX)
-		return npa_fail(err, "ops", i, -EOVERFLOW);
+		return npa_fail(err, NPA_OPS, i, NPA_ERR_FIELD_NONE,
+				NPA_ERR_OVERFLOW, -EOVERFLOW);
+	/* @value: the outputs' bytes; @expected: the inputs'. */
 	if (check && in != out)
-		return npa_fail(err, "ops.num_outputs", i, -EMSGSIZE);
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_NUM_OUTPUTS,
+				     NPA_ERR_SIZE_MISMATCH, out, in, -EINVAL);
 	/* In place: the first output takes the first input's bytes too. */
-	if ((op->flags & NPA_OP_INPLACE) &&
-	    npa_tensor_bytes(&g->tensors[g->operands[op->first_input]]) !=
-	    npa_tensor_bytes(&g->tensors[g->operands[op->first_output]]))
-		return npa_fail(err, "ops.num_outputs", i, -EMSGSIZE);
+	in = npa_tensor_bytes(&g->tensors[g->operands[op->first_input]]);
+	out = npa_tensor_bytes(&g->tensors[g->operands[op->first_output]]);
+	if ((op->flags & NPA_OP_INPLACE) && in != out)
+		return npa_error_set(err, NPA_OPS, i, NPA_ERR_FIELD_FLAGS,
+				     NPA_ERR_SIZE_MISMATCH, out, in, -EINVAL);
 	return 0;
 }
 
@@ -378,7 +448,7 @@ EXPORT_SYMBOL_IF_KUNIT(npa_graph_runnable);
 /* Operators whose tensors all have shapes must be executable as given. */
 static int npa_validate_exec(const struct npa_graph *g,
 			     const struct npa_tensor_desc **d,
-			     struct npa_graph_err *err)
+			     struct npa_error *err)
 {
 	u32 i, k;
 	int ret;
@@ -400,14 +470,15 @@ static int npa_validate_exec(const struct npa_graph *g,
 		ret = npa_exec_check(op, d, op->num_inputs, d + op->num_inputs,
 				     op->num_outputs);
 		if (ret)
-			return npa_fail(err, "ops.params", i, ret);
+			return npa_fail(err, NPA_OPS, i, NPA_ERR_FIELD_PARAMS,
+					NPA_ERR_NOT_EXECUTABLE, ret);
 	}
 	return 0;
 }
 
 /* Producers: no tensor is written twice, nor a model input or constant. */
 static int npa_validate_dataflow(const struct npa_graph *g, u32 *producer,
-				 struct npa_graph_err *err)
+				 struct npa_error *err)
 {
 	u32 i, k;
 
@@ -421,9 +492,14 @@ static int npa_validate_dataflow(const struct npa_graph *g, u32 *producer,
 			u32 t = g->operands[idx];
 
 			if (g->tensors[t].flags & (NPA_TENSOR_INPUT | NPA_TENSOR_CONST))
-				return npa_fail(err, "operands", idx, -EPERM);
+				return npa_fail_operand(err, idx, i, t,
+							NPA_ERR_WRITES_INPUT,
+							g->tensors[t].flags,
+							-EINVAL);
 			if (producer[t] != NPA_NONE)
-				return npa_fail(err, "operands", idx, -EEXIST);
+				return npa_fail_operand(err, idx, i, t,
+							NPA_ERR_TWO_PRODUCERS,
+							producer[t], -EINVAL);
 			producer[t] = i;
 		}
 	}
@@ -439,24 +515,29 @@ static int npa_validate_dataflow(const struct npa_graph *g, u32 *producer,
 						   NPA_TENSOR_PERSISTENT))
 				continue;
 			if (producer[t] == NPA_NONE)
-				return npa_fail(err, "operands", idx, -ENODATA);
+				return npa_fail_operand(err, idx, i, t,
+							NPA_ERR_NOT_PRODUCED, 0,
+							-EINVAL);
 			/* Read at or before its producer: a cycle. */
 			if (producer[t] >= i)
-				return npa_fail(err, "operands", idx, -ELOOP);
+				return npa_fail_operand(err, idx, i, t,
+							NPA_ERR_CYCLE,
+							producer[t], -EINVAL);
 		}
 		cond_resched();
 	}
 	for (i = 0; i < g->num_tensors; i++) {
 		if ((g->tensors[i].flags & NPA_TENSOR_OUTPUT) &&
 		    producer[i] == NPA_NONE)
-			return npa_fail(err, "tensors.flags", i, -ENODATA);
+			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_FLAGS,
+					NPA_ERR_NOT_PRODUCED, -EINVAL);
 	}
 	return 0;
 }
 
 /* Every scratch request belongs to exactly one op. */
 static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
-				      struct npa_graph_err *err)
+				      struct npa_error *err)
 {
 	u32 i, k;
 
@@ -467,14 +548,58 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
 
 		for (k = 0; k < op->num_scratch; k++) {
 			if (owner[op->first_scratch + k] != NPA_NONE)
-				return npa_fail(err, "ops.first_scratch", i, -EINVAL);
+				return npa_error_set(err, NPA_OPS, i,
+						     NPA_ERR_FIELD_FIRST_SCRATCH,
+						     NPA_ERR_SCRATCH_SHARED,
+						     owner[op->first_scratch + k],
+						     0, -EINVAL);
 			owner[op->first_scratch + k] = i;
 		}
 	}
 	for (i = 0; i < g->num_scratch; i++) {
 		if (owner[i] == NPA_NONE)
-			return npa_fail(err, "scratch", i, -EINVAL);
+			return npa_fail(err, NPA_SCRATCH, i, NPA_ERR_FIELD_NONE,
+					NPA_ERR_SCRATCH_UNOWNED, -EINVAL);
 	}
+	return 0;
+}
+
+/**
+ * npa_graph_check_counts() - check a graph's counts against the limits
+ * @g: the graph; only its counts are read, so they can be checked before
+ *	the arrays are copied in.
+ * @lim: the device's limits.
+ * @err: out: on failure, the count that failed.
+ *
+ * Context: Any context.
+ * Return: 0, -EINVAL (no tensors or no ops) or -E2BIG (above a limit).
+ */
+int npa_graph_check_counts(const struct npa_graph *g,
+			   const struct npa_graph_limits *lim,
+			   struct npa_error *err)
+{
+	if (!g->num_tensors)
+		return npa_fail(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_TENSORS,
+				NPA_ERR_BAD_VALUE, -EINVAL);
+	if (!g->num_ops)
+		return npa_fail(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_OPS,
+				NPA_ERR_BAD_VALUE, -EINVAL);
+	if (g->num_tensors > lim->max_tensors)
+		return npa_error_set(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_TENSORS,
+				     NPA_ERR_TOO_BIG, g->num_tensors,
+				     lim->max_tensors, -E2BIG);
+	if (g->num_ops > lim->max_ops)
+		return npa_error_set(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_OPS,
+				     NPA_ERR_TOO_BIG, g->num_ops, lim->max_ops,
+				     -E2BIG);
+	if (g->num_operands > lim->max_operands)
+		return npa_error_set(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_OPERANDS,
+				     NPA_ERR_TOO_BIG, g->num_operands,
+				     lim->max_operands, -E2BIG);
+	if (g->num_scratch > lim->max_scratch)
+		return npa_error_set(err, NPA_ARGS, 0, NPA_ERR_FIELD_NUM_SCRATCH,
+				     NPA_ERR_TOO_BIG, g->num_scratch,
+				     lim->max_scratch, -E2BIG);
 	return 0;
 }
 
@@ -482,44 +607,28 @@ static int npa_validate_scratch_owner(const struct npa_graph *g, u32 *owner,
  * npa_graph_validate() - check an untrusted graph
  * @g: the graph; its arrays hold @g->num_* elements.
  * @lim: the device's limits.
- * @err: out: on failure, the field and element that failed.
+ * @err: out: on failure, the first failure as MODEL_CREATE reports it:
+ *	the array, element and field, the reason (enum npa_err_reason) and
+ *	the values concerned.
  *
  * Context: Process context; may sleep.
  * Return: 0 if the graph is valid, else the errno of the first failure:
- * -EINVAL (a flag, kind, unit, dtype, alignment, arity or reserved field,
- * a param the op's kind does not define: field "ops.params.reserved"),
- * -E2BIG (a count above its limit, or the ops' operands, counted op by
- * op, above the operand limit: field "ops.num_inputs"), -EFBIG (a tensor
- * above the size limit), -EOVERFLOW (size arithmetic), -EMSGSIZE (sizes
- * that must agree do not), -ERANGE (an index or id out of range), -EEXIST
- * (a tensor produced twice), -EPERM (an op writes a model input or a
- * constant), -ENODATA (a tensor read, or a model output, that nothing
- * produces), -ELOOP (a tensor read at or before the op that produces it),
- * -ENOMEM, or the errno of npa_exec_check() for an operator whose shapes
- * or parameters the NPU cannot execute (field "ops.params").
+ * -E2BIG (a count, a size or the ops' operands, counted op by op, above
+ * its limit), -EOVERFLOW (size arithmetic), -ENOMEM, or -EINVAL for
+ * everything else, @err saying what.
  */
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
-		       struct npa_graph_err *err)
+		       struct npa_error *err)
 {
 	const struct npa_tensor_desc **descs;
 	u32 *producer, i, most;
 	u64 refs;
 	int ret;
 
-	if (!g->num_tensors)
-		return npa_fail(err, "num_tensors", 0, -EINVAL);
-	if (!g->num_ops)
-		return npa_fail(err, "num_ops", 0, -EINVAL);
-	if (g->num_tensors > lim->max_tensors)
-		return npa_fail(err, "num_tensors", 0, -E2BIG);
-	if (g->num_ops > lim->max_ops)
-		return npa_fail(err, "num_ops", 0, -E2BIG);
-	if (g->num_operands > lim->max_operands)
-		return npa_fail(err, "num_operands", 0, -E2BIG);
-	if (g->num_scratch > lim->max_scratch)
-		return npa_fail(err, "num_scratch", 0, -E2BIG);
-
+	ret = npa_graph_check_counts(g, lim, err);
+	if (ret)
+		return ret;
 	ret = npa_validate_tensors(g, lim, err);
 	if (ret)
 		return ret;
@@ -536,7 +645,10 @@ int npa_graph_validate(const struct npa_graph *g,
 			return ret;
 		refs += (u64)g->ops[i].num_inputs + g->ops[i].num_outputs;
 		if (refs > lim->max_operands)
-			return npa_fail(err, "ops.num_inputs", i, -E2BIG);
+			return npa_error_set(err, NPA_OPS, i,
+					     NPA_ERR_FIELD_NUM_INPUTS,
+					     NPA_ERR_TOO_BIG, refs,
+					     lim->max_operands, -E2BIG);
 	}
 	for (i = 0; i < g->num_ops; i++) {
 		ret = npa_validate_op_ids(g, i, err);
@@ -550,7 +662,8 @@ int npa_graph_validate(const struct npa_graph *g,
 	producer = kvmalloc_array(max(g->num_tensors, g->num_scratch),
 				  sizeof(*producer), GFP_KERNEL_ACCOUNT);
 	if (!producer)
-		return npa_fail(err, "tensors", 0, -ENOMEM);
+		return npa_fail(err, NPA_ARGS, 0, NPA_ERR_FIELD_NONE,
+				NPA_ERR_NONE, -ENOMEM);
 	ret = npa_validate_scratch_owner(g, producer, err);
 	if (!ret)
 		ret = npa_validate_dataflow(g, producer, err);
@@ -563,7 +676,8 @@ int npa_graph_validate(const struct npa_graph *g,
 		most = max(most, g->ops[i].num_inputs + g->ops[i].num_outputs);
 	descs = kvmalloc_array(most, sizeof(*descs), GFP_KERNEL_ACCOUNT);
 	if (!descs)
-		return npa_fail(err, "operands", 0, -ENOMEM);
+		return npa_fail(err, NPA_ARGS, 0, NPA_ERR_FIELD_NONE,
+				NPA_ERR_NONE, -ENOMEM);
 	ret = npa_validate_exec(g, descs, err);
 	kvfree(descs);
 	return ret;

@@ -32,6 +32,36 @@ struct npa_graph_limits {
 	u64 max_tensor_bytes;
 };
 
+/**
+ * npa_error_set() - say what a request got wrong, as userspace reads it
+ * @err: the report.
+ * @array: enum npa_err_array.
+ * @index: the element of @array.
+ * @field: enum npa_err_field.
+ * @reason: enum npa_err_reason.
+ * @value: the value found.
+ * @expected: what it needed (see enum npa_err_reason).
+ * @ret: returned.
+ *
+ * The element's tensor or op is filled in when @array is tensors or ops.
+ *
+ * Context: Any context.
+ * Return: @ret.
+ */
+static inline int npa_error_set(struct npa_error *err, u32 array, u32 index,
+				u32 field, u32 reason, u64 value, u64 expected,
+				int ret)
+{
+	*err = (struct npa_error){
+		.array = array, .index = index, .field = field,
+		.reason = reason, .value = value, .expected = expected,
+		.op = array == NPA_ERR_ARRAY_OPS ? index : NPA_ERR_NO_INDEX,
+		.tensor = array == NPA_ERR_ARRAY_TENSORS ? index :
+			  NPA_ERR_NO_INDEX,
+	};
+	return ret;
+}
+
 /* The defaults npa.ko reports in NPA_IOCTL_QUERY. */
 extern const struct npa_graph_limits npa_graph_default_limits;
 
@@ -55,16 +85,6 @@ struct npa_graph {
 	u32 num_ops;
 	u32 num_operands;
 	u32 num_scratch;
-};
-
-/**
- * struct npa_graph_err - where validation failed
- * @what: the array and field, e.g. "ops.first_input".
- * @index: the element of that array.
- */
-struct npa_graph_err {
-	const char *what;
-	u32 index;
 };
 
 /**
@@ -97,9 +117,12 @@ struct npa_graph_plan {
 	u32 num_buffers;
 };
 
+int npa_graph_check_counts(const struct npa_graph *g,
+			   const struct npa_graph_limits *lim,
+			   struct npa_error *err);
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
-		       struct npa_graph_err *err);
+		       struct npa_error *err);
 /*
  * The planner's wall-clock safety net for a graph (an ioctl): its work
  * budget bounds the searches, but a first-fit pass over 65536 buffers with

@@ -87,53 +87,6 @@ static const struct npa_ioctl_desc npa_ioctls[] = {
 	NPA_IOCTL_DEF(JOB_CANCEL, npa_ioctl_job_cancel),
 };
 
-/**
- * npa_copy_user_array() - copy an array whose element size userspace chose
- * @uptr: user pointer to @count elements of @usize bytes.
- * @count: number of elements; 0 gives NULL and no error.
- * @usize: userspace's element size.
- * @ksize: the kernel's element size.
- * @ret: out: 0, -ENOMEM, -EFAULT, or -E2BIG when a longer element has a
- *	non-zero tail.
- *
- * Shorter elements are zero-extended (copy_struct_from_user()).  The
- * caller bounds @count and @usize before calling.  The array is charged to
- * the caller's memory cgroup (GFP_KERNEL_ACCOUNT): its size is userspace's
- * choice and it may live as long as a model.
- *
- * Context: Process context; sleeps.
- * Return: a kvmalloc'ed array of @count @ksize-byte elements, or NULL.
- */
-void *npa_copy_user_array(u64 uptr, u32 count, u32 usize, size_t ksize,
-			  int *ret)
-{
-	const u8 __user *src = u64_to_user_ptr(uptr);
-	u8 *dst;
-	u32 i;
-
-	*ret = 0;
-	if (!count)
-		return NULL;
-	dst = kvmalloc_array(count, ksize, GFP_KERNEL_ACCOUNT);
-	if (!dst) {
-		*ret = -ENOMEM;
-		return NULL;
-	}
-	if (usize == ksize) {
-		if (copy_from_user(dst, src, array_size(count, ksize)))
-			*ret = -EFAULT;
-	} else {
-		for (i = 0; i < count && !*ret; i++)
-			*ret = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
-						     src + (size_t)i * usize, usize);
-	}
-	if (*ret) {
-		kvfree(dst);
-		return NULL;
-	}
-	return dst;
-}
-
 static bool npa_mem_is_zero(const void *p, size_t len)
 {
 	return !memchr_inv(p, 0, len);

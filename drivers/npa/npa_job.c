@@ -48,6 +48,7 @@
 #include "npa_job.h"
 #include "npa_model.h"
 #include "npa_sim.h"
+#include "npa_uaccess.h"
 
 #define CREATE_TRACE_POINTS
 #include "npa_trace.h"
@@ -213,8 +214,10 @@ static const struct file_operations npa_job_fops = {
 };
 
 /* Bind the job's tensors to the buffers userspace named. */
-static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
+static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
+			struct npa_error *rep)
 {
+	const u32 a = NPA_ERR_ARRAY_BINDINGS;
 	struct npa_device *ndev = job->nfile->ndev;
 	struct npa_model *model = job->model;
 	struct npa_binding *b;
@@ -239,39 +242,71 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args)
 		u64 end;
 
 		if (b[i].pad) {
-			ret = -EINVAL;
+			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_PAD,
+					    NPA_ERR_NOT_ZERO, b[i].pad, 0, -EINVAL);
 			goto out;
 		}
 		/* Looks for the buffer among the imports before it. */
 		cond_resched();
 		ret = npa_import_get(ndev, b[i].fd, &job->imports[i],
 				     job->imports, i);
-		if (ret)
-			goto out;
+		if (ret) {
+			npa_error_set(rep, a, i, NPA_ERR_FIELD_FD,
+				      NPA_ERR_BAD_VALUE, (u32)b[i].fd, 0, ret);
+			goto out_tensor;
+		}
 		job->num_imports = i + 1;
 		/* A read-only fd (a PRIME export without DRM_RDWR) is read only. */
 		if ((t->flags & (NPA_TENSOR_OUTPUT | NPA_TENSOR_PERSISTENT)) &&
 		    !(job->imports[i].dmabuf->file->f_mode & FMODE_WRITE)) {
-			dev_dbg(ndev->misc.this_device,
-				"job: tensor %u is written but its buffer's fd is read-only\n",
-				model->binds[i]);
-			ret = -EACCES;
-			goto out;
+			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_FD,
+					    NPA_ERR_READ_ONLY, (u32)b[i].fd, 0,
+					    -EACCES);
+			goto out_tensor;
 		}
 		job->offsets[i] = b[i].offset;
 		if (check_add_overflow(b[i].offset, bytes, &end) ||
 		    end > job->imports[i].size) {
-			dev_dbg(ndev->misc.this_device,
-				"job: tensor %u (%llu bytes) does not fit at %llu in a %zu-byte buffer\n",
-				model->binds[i], bytes, b[i].offset,
-				job->imports[i].size);
-			ret = -ERANGE;
-			goto out;
+			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_OFFSET,
+					    NPA_ERR_DOES_NOT_FIT, bytes,
+					    job->imports[i].size, -EINVAL);
+			goto out_tensor;
 		}
 	}
 out:
 	kvfree(b);
 	return ret;
+out_tensor:
+	rep->tensor = model->binds[i];
+	goto out;
+}
+
+/* Check what JOB_SUBMIT can check before it allocates. */
+static int npa_job_check_args(struct npa_device *ndev,
+			      const struct npa_job_submit *args,
+			      struct npa_error *rep)
+{
+	const u32 a = NPA_ERR_ARRAY_ARGS;
+
+	if (args->flags & ~NPA_JOB_SUBMIT_FLAGS_ALL)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_FLAGS,
+				     NPA_ERR_UNKNOWN_FLAGS, args->flags,
+				     NPA_JOB_SUBMIT_FLAGS_ALL, -EINVAL);
+	if (args->reserved || args->pad)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PAD,
+				     NPA_ERR_NOT_ZERO, 0, 0, -EINVAL);
+	if (!ndev->npu_dev)
+		return -ENODEV;
+	if (args->num_bindings && (!args->binding_size ||
+				   args->binding_size > NPA_MAX_ELEM_SIZE))
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_BINDING_SIZE,
+				     NPA_ERR_BAD_VALUE, args->binding_size,
+				     NPA_MAX_ELEM_SIZE, -EINVAL);
+	if (args->timeout_ns > NPA_SIM_MAX_TIMEOUT_NS)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_TIMEOUT_NS,
+				     NPA_ERR_TOO_BIG, args->timeout_ns,
+				     NPA_SIM_MAX_TIMEOUT_NS, -EINVAL);
+	return 0;
 }
 
 int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
@@ -279,23 +314,23 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 {
 	struct npa_job_submit *args = data;
 	struct npa_device *ndev = nfile->ndev;
+	struct device *dev = ndev->misc.this_device;
 	struct sync_file *sync = NULL;
+	struct npa_error rep;
 	struct npa_job *job;
 	struct file *jfile;
 	int jfd, sfd = -1, ret;
 
-	if (args->flags & ~NPA_JOB_SUBMIT_FLAGS_ALL || args->reserved)
+	/* Nothing to blame unless a check says otherwise. */
+	npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0, NPA_ERR_FIELD_NONE,
+		      NPA_ERR_NONE, 0, 0, 0);
+	if (args->error && (!args->error_size ||
+			    args->error_size > NPA_MAX_ELEM_SIZE))
 		return -EINVAL;
-	if (!ndev->npu_dev)
-		return -ENODEV;
-	if (args->num_bindings && (!args->binding_size ||
-				   args->binding_size > NPA_MAX_ELEM_SIZE))
-		return -EINVAL;
-	if (args->timeout_ns > NPA_SIM_MAX_TIMEOUT_NS) {
-		dev_dbg(ndev->misc.this_device, "job: timeout %llu ns above %llu\n",
-			args->timeout_ns, NPA_SIM_MAX_TIMEOUT_NS);
-		return -EINVAL;
-	}
+	ret = npa_job_check_args(ndev, args, &rep);
+	if (ret)
+		return npa_refuse(dev, "job submit", args->error,
+				  args->error_size, &rep, ret);
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
@@ -327,22 +362,25 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 
 	job->model = npa_model_lookup(nfile, args->model);
 	if (!job->model) {
-		ret = -ENOENT;
+		ret = npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0,
+				    NPA_ERR_FIELD_MODEL, NPA_ERR_BAD_VALUE,
+				    args->model, 0, -ENOENT);
 		goto err_put;
 	}
 	if (!npa_graph_runnable(&job->model->graph)) {
-		dev_dbg(ndev->misc.this_device, "job: model %u has tensors without shapes\n",
-			args->model);
-		ret = -ENOEXEC;
+		ret = npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0,
+				    NPA_ERR_FIELD_MODEL, NPA_ERR_NOT_RUNNABLE,
+				    args->model, 0, -EINVAL);
 		goto err_put;
 	}
 	if (args->num_bindings != job->model->num_binds) {
-		dev_dbg(ndev->misc.this_device, "job: %u bindings for %u bound tensors\n",
-			args->num_bindings, job->model->num_binds);
-		ret = -EINVAL;
+		ret = npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0,
+				    NPA_ERR_FIELD_NUM_BINDINGS,
+				    NPA_ERR_WRONG_COUNT, args->num_bindings,
+				    job->model->num_binds, -EINVAL);
 		goto err_put;
 	}
-	ret = npa_job_bind(job, args);
+	ret = npa_job_bind(job, args, &rep);
 	if (ret)
 		goto err_put;
 
@@ -413,7 +451,8 @@ err_put:
 	 */
 	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
 	npa_job_put(job);
-	return ret;
+	return npa_refuse(dev, "job submit", args->error, args->error_size,
+			  &rep, ret);
 }
 
 /* The job behind a job fd of @nfile; hold @f until done with it. */

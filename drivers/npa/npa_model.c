@@ -40,6 +40,7 @@
 #include "npa_drv.h"
 #include "npa_model.h"
 #include "npa_plan.h"
+#include "npa_uaccess.h"
 
 /**
  * npa_model_free() - free a model that was never published
@@ -128,46 +129,43 @@ static int npa_model_binds(struct npa_model *m)
 
 /*
  * Check the counts and sizes of a create request before anything is
- * allocated.
+ * allocated; say what is wrong in @rep.
  */
-static int npa_model_check_args(struct npa_device *ndev,
-				const struct npa_model_create *args)
+static int npa_model_check_args(const struct npa_model_create *args,
+				struct npa_error *rep)
 {
-	const struct npa_graph_limits *lim = &npa_graph_default_limits;
-	struct device *dev = ndev->misc.this_device;
+	const struct npa_graph g = {
+		.num_tensors = args->num_tensors, .num_ops = args->num_ops,
+		.num_operands = args->num_operands,
+		.num_scratch = args->num_scratch,
+	};
+	const u32 a = NPA_ERR_ARRAY_ARGS;
 
-	if (args->flags & ~NPA_MODEL_CREATE_FLAGS_ALL) {
-		dev_dbg(dev, "model create: unknown flags 0x%x\n", args->flags);
-		return -EINVAL;
-	}
-	if (args->budget > NPA_MAX_PLAN_BUDGET) {
-		dev_dbg(dev, "model create: budget %llu above %llu\n", args->budget,
-			NPA_MAX_PLAN_BUDGET);
-		return -EINVAL;
-	}
-	if (args->reserved) {
-		dev_dbg(dev, "model create: reserved is not zero\n");
-		return -EINVAL;
-	}
-	if (!args->num_tensors || !args->num_ops) {
-		dev_dbg(dev, "model create: no tensors or no ops\n");
-		return -EINVAL;
-	}
-	if (args->num_tensors > lim->max_tensors ||
-	    args->num_ops > lim->max_ops ||
-	    args->num_operands > lim->max_operands ||
-	    args->num_scratch > lim->max_scratch) {
-		dev_dbg(dev, "model create: a count is above its limit\n");
-		return -E2BIG;
-	}
-	if (!args->tensor_size || args->tensor_size > NPA_MAX_ELEM_SIZE ||
-	    !args->op_size || args->op_size > NPA_MAX_ELEM_SIZE ||
-	    (args->num_scratch && (!args->scratch_size ||
-				   args->scratch_size > NPA_MAX_ELEM_SIZE))) {
-		dev_dbg(dev, "model create: bad element size\n");
-		return -EINVAL;
-	}
-	return 0;
+	if (args->flags & ~NPA_MODEL_CREATE_FLAGS_ALL)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_FLAGS,
+				     NPA_ERR_UNKNOWN_FLAGS, args->flags,
+				     NPA_MODEL_CREATE_FLAGS_ALL, -EINVAL);
+	if (args->budget > NPA_MAX_PLAN_BUDGET)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_BUDGET,
+				     NPA_ERR_TOO_BIG, args->budget,
+				     NPA_MAX_PLAN_BUDGET, -EINVAL);
+	if (args->reserved || args->pad)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PAD,
+				     NPA_ERR_NOT_ZERO, 0, 0, -EINVAL);
+	if (!args->tensor_size || args->tensor_size > NPA_MAX_ELEM_SIZE)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_TENSOR_SIZE,
+				     NPA_ERR_BAD_VALUE, args->tensor_size,
+				     NPA_MAX_ELEM_SIZE, -EINVAL);
+	if (!args->op_size || args->op_size > NPA_MAX_ELEM_SIZE)
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_OP_SIZE,
+				     NPA_ERR_BAD_VALUE, args->op_size,
+				     NPA_MAX_ELEM_SIZE, -EINVAL);
+	if (args->num_scratch && (!args->scratch_size ||
+				  args->scratch_size > NPA_MAX_ELEM_SIZE))
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_SCRATCH_SIZE,
+				     NPA_ERR_BAD_VALUE, args->scratch_size,
+				     NPA_MAX_ELEM_SIZE, -EINVAL);
+	return npa_graph_check_counts(&g, &npa_graph_default_limits, rep);
 }
 
 static int npa_model_copy_in(struct npa_model *m,
@@ -228,6 +226,7 @@ static void npa_model_unreserve(struct npa_file *nfile,
  *	handle back with npa_model_unreserve().
  * @flags: NPA_MODEL_* bits.
  * @budget: planner work budget, 0 for the default.
+ * @rep: out: on a refusal, what the graph got wrong.
  *
  * The handle, in @model->handle, is reserved in @nfile's model table
  * before the graph is planned (a full file costs no planning) but names
@@ -240,18 +239,14 @@ static void npa_model_unreserve(struct npa_file *nfile,
  * not fit in the carveout, or -ENOMEM.
  */
 int npa_model_create(struct npa_file *nfile, struct npa_model *model,
-		     u32 flags, u64 budget)
+		     u32 flags, u64 budget, struct npa_error *rep)
 {
 	struct device *dev = nfile->ndev->misc.this_device;
-	struct npa_graph_err err = { "graph", 0 };
 	int ret;
 
-	ret = npa_graph_validate(&model->graph, &npa_graph_default_limits, &err);
-	if (ret) {
-		dev_dbg(dev, "model create: %s[%u] is invalid (%d)\n",
-			err.what, err.index, ret);
+	ret = npa_graph_validate(&model->graph, &npa_graph_default_limits, rep);
+	if (ret)
 		return ret;
-	}
 	/* A NULL entry reserves the index; xa_load() reads it as empty. */
 	mutex_lock(&nfile->lock);
 	ret = xa_alloc(&nfile->models, &model->handle, NULL,
@@ -283,8 +278,13 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 					   model->plan.arena_bytes,
 					   "private arena");
 		ret = PTR_ERR(arena);
-		if (IS_ERR(arena))
+		if (IS_ERR(arena)) {
+			npa_error_set(rep, NPA_ERR_ARRAY_ARGS, 0,
+				      NPA_ERR_FIELD_FLAGS, NPA_ERR_TOO_BIG,
+				      model->plan.arena_bytes,
+				      model->ndev->carveout.size, ret);
 			goto err_unreserve;
+		}
 		model->arena = arena;
 	}
 	return 0;
@@ -350,13 +350,22 @@ void npa_model_report(const struct npa_model *model,
 int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 			   struct npa_ioctl_out *out)
 {
+	struct device *dev = nfile->ndev->misc.this_device;
 	struct npa_model_create *args = data;
+	struct npa_error rep;
 	struct npa_model *model;
 	int ret;
 
-	ret = npa_model_check_args(nfile->ndev, args);
+	/* Nothing to blame unless a check says otherwise. */
+	npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0, NPA_ERR_FIELD_NONE,
+		      NPA_ERR_NONE, 0, 0, 0);
+	if (args->error && (!args->error_size ||
+			    args->error_size > NPA_MAX_ELEM_SIZE))
+		return -EINVAL;
+	ret = npa_model_check_args(args, &rep);
 	if (ret)
-		return ret;
+		return npa_refuse(dev, "model create", args->error,
+				  args->error_size, &rep, ret);
 
 	model = kzalloc(sizeof(*model), GFP_KERNEL_ACCOUNT);
 	if (!model)
@@ -364,7 +373,7 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 	ret = npa_model_copy_in(model, args);
 	if (ret)
 		goto err_free;
-	ret = npa_model_create(nfile, model, args->flags, args->budget);
+	ret = npa_model_create(nfile, model, args->flags, args->budget, &rep);
 	if (ret)
 		goto err_free;
 
@@ -378,28 +387,12 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 
 err_unreserve:
 	npa_model_unreserve(nfile, model);
-err_free:
 	npa_model_free(model);
 	return ret;
-}
-
-static int npa_copy_placements(u64 uptr, u32 room, u32 usize,
-			       const struct npa_placement *src, u32 count)
-{
-	u8 __user *dst = u64_to_user_ptr(uptr);
-	size_t ksize = sizeof(*src);
-	u32 i, n = min(room, count);
-
-	if (!uptr || !n)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (copy_to_user(dst + (size_t)i * usize, &src[i], min_t(size_t, usize, ksize)))
-			return -EFAULT;
-		if (usize > ksize &&
-		    clear_user(dst + (size_t)i * usize + ksize, usize - ksize))
-			return -EFAULT;
-	}
-	return 0;
+err_free:
+	npa_model_free(model);
+	return npa_refuse(dev, "model create", args->error, args->error_size,
+			  &rep, ret);
 }
 
 /*
@@ -425,14 +418,18 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 	model = npa_model_lookup(nfile, args->handle);
 	if (!model)
 		return -ENOENT;
-	ret = npa_copy_placements(args->tensors, args->num_tensors,
-				  args->placement_size, model->plan.tensors,
-				  model->graph.num_tensors);
+	ret = npa_copy_array_to_user(args->tensors, args->placement_size,
+				     model->plan.tensors,
+				     sizeof(*model->plan.tensors),
+				     min(args->num_tensors,
+					 model->graph.num_tensors));
 	if (!ret)
-		ret = npa_copy_placements(args->scratch, args->num_scratch,
-					  args->placement_size,
-					  model->plan.scratch,
-					  model->graph.num_scratch);
+		ret = npa_copy_array_to_user(args->scratch,
+					     args->placement_size,
+					     model->plan.scratch,
+					     sizeof(*model->plan.scratch),
+					     min(args->num_scratch,
+						 model->graph.num_scratch));
 	args->num_tensors = model->graph.num_tensors;
 	args->num_scratch = model->graph.num_scratch;
 	npa_model_put(model);

@@ -63,7 +63,7 @@ struct npa_model {
 };
 
 int npa_model_create(struct npa_file *nfile, struct npa_model *model,
-		     u32 flags, u64 budget);
+		     u32 flags, u64 budget, struct npa_error *rep);
 void npa_model_free(struct npa_model *model);
 void npa_model_put(struct npa_model *model);
 struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle);

@@ -468,16 +468,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_graph d;
 	struct npa_graph_plan plan, again;
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	int ret;
 
 	fz_decode(data, size, &d);
 	ret = npa_graph_validate(&d.g, &d.lim, &err);
 	fz_dump(&d.g);
-	fz_log("graph %u tensors %u ops: validate %d %s[%u]\n", d.g.num_tensors,
-	       d.g.num_ops, ret, ret ? err.what : "", ret ? err.index : 0);
+	fz_log("graph %u tensors %u ops: validate %d array %u[%u] field %u reason %u\n",
+	       d.g.num_tensors, d.g.num_ops, ret, err.array, err.index,
+	       err.field, err.reason);
 	if (ret) {
-		fz_assert(ret < 0 && err.what, "validate returned %d without a field", ret);
+		fz_assert(ret < 0 && (err.reason || ret == -ENOMEM),
+			  "validate returned %d without a reason", ret);
 		return 0;
 	}
 	ret = npa_graph_plan(&d.g, &d.lim, d.budget, &plan);

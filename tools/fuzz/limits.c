@@ -214,7 +214,7 @@ static void build_overlap(struct gb *b, u32 n)
 static void run(const char *name, struct gb *b, u64 budget)
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	struct npa_graph_plan plan;
 	u64 t0, t1, t2;
 	int ret;
@@ -227,7 +227,8 @@ static void run(const char *name, struct gb *b, u64 budget)
 		       b->g.num_tensors, b->g.num_ops, b->g.num_operands,
 		       b->g.num_scratch, budget == UINT64_MAX ? "max" : "default",
 		       (t1 - t0) / 1e6, "-", "refused");
-		fprintf(stderr, "%s: %d %s[%u]\n", name, ret, err.what, err.index);
+		fprintf(stderr, "%s: %d array %u[%u] field %u reason %u\n", name,
+			ret, err.array, err.index, err.field, err.reason);
 		return;
 	}
 	ret = npa_graph_plan(&b->g, lim, budget, &plan);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/dma-buf.h>
 #include <sys/ioctl.h>
@@ -16,7 +17,7 @@
 #include "libnpa.h"
 
 /*
- * The ABI of libnpa.so.0 includes the size of every uAPI struct that
+ * The ABI of libnpa.so.1 includes the size of every uAPI struct that
  * crosses it: the caller allocates them (and the arrays of them), and
  * libnpa clears them or tells the kernel their size from its own build.
  * The uAPI lets a struct grow at its end; when one of these does, the
@@ -27,13 +28,14 @@
 	static_assert(sizeof(struct s) == (n), \
 		      "struct " #s " changed size: bump the SONAME of libnpa")
 LIBNPA_ABI_SIZE(npa_query, 160);
-LIBNPA_ABI_SIZE(npa_model_create, 152);
+LIBNPA_ABI_SIZE(npa_model_create, 168);
 LIBNPA_ABI_SIZE(npa_tensor_desc, 40);
 LIBNPA_ABI_SIZE(npa_op_desc, 72);
 LIBNPA_ABI_SIZE(npa_scratch_desc, 24);
 LIBNPA_ABI_SIZE(npa_placement, 32);
 LIBNPA_ABI_SIZE(npa_binding, 16);
 LIBNPA_ABI_SIZE(npa_job_wait, 56);
+LIBNPA_ABI_SIZE(npa_error, 40);
 
 int npa_ioctl(int fd, unsigned long cmd, void *arg)
 {
@@ -66,6 +68,13 @@ int npa_query(int fd, struct npa_query *q)
 int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
 		     __u64 budget, struct npa_model_create *report)
 {
+	return npa_model_create_err(fd, g, flags, budget, report, NULL);
+}
+
+int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
+			 __u64 budget, struct npa_model_create *report,
+			 struct npa_error *err)
+{
 	struct npa_model_create args;
 	int ret;
 
@@ -83,6 +92,11 @@ int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
 	args.scratch_size = sizeof(*g->scratch);
 	args.flags = flags;
 	args.budget = budget;
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		args.error = (__u64)(uintptr_t)err;
+		args.error_size = sizeof(*err);
+	}
 	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &args);
 	if (ret)
 		return ret;
@@ -155,6 +169,14 @@ int npa_buffer_sync(int buf_fd, int start)
 int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
 		   __u32 num_bindings, __u64 timeout_ns, int *fence_fd)
 {
+	return npa_job_submit_err(fd, model, bindings, num_bindings,
+				  timeout_ns, fence_fd, NULL);
+}
+
+int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
+		       __u32 num_bindings, __u64 timeout_ns, int *fence_fd,
+		       struct npa_error *err)
+{
 	struct npa_job_submit args;
 	int ret;
 
@@ -165,6 +187,11 @@ int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
 	args.num_bindings = num_bindings;
 	args.binding_size = sizeof(*bindings);
 	args.timeout_ns = timeout_ns;
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		args.error = (__u64)(uintptr_t)err;
+		args.error_size = sizeof(*err);
+	}
 	ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &args);
 	if (ret)
 		return ret;
@@ -211,4 +238,119 @@ const char *npa_job_status_name(__u32 status)
 	};
 
 	return status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
+}
+
+#define NPA_NAMES(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char *npa_name(const char *const *names, size_t n, __u32 i)
+{
+	return i < n && names[i] ? names[i] : "?";
+}
+
+static const char *const npa_err_fields[] = {
+	[NPA_ERR_FIELD_NONE] = NULL, [NPA_ERR_FIELD_FLAGS] = "flags",
+	[NPA_ERR_FIELD_PAD] = "pad", [NPA_ERR_FIELD_SIZE] = "size",
+	[NPA_ERR_FIELD_MIN_SIZE] = "min_size", [NPA_ERR_FIELD_DIMS] = "dims",
+	[NPA_ERR_FIELD_DTYPE] = "dtype", [NPA_ERR_FIELD_ALIGN] = "align",
+	[NPA_ERR_FIELD_KIND] = "kind", [NPA_ERR_FIELD_UNIT] = "unit",
+	[NPA_ERR_FIELD_PARAMS] = "params",
+	[NPA_ERR_FIELD_FIRST_INPUT] = "first_input",
+	[NPA_ERR_FIELD_NUM_INPUTS] = "num_inputs",
+	[NPA_ERR_FIELD_FIRST_OUTPUT] = "first_output",
+	[NPA_ERR_FIELD_NUM_OUTPUTS] = "num_outputs",
+	[NPA_ERR_FIELD_FIRST_SCRATCH] = "first_scratch",
+	[NPA_ERR_FIELD_NUM_SCRATCH] = "num_scratch",
+	[NPA_ERR_FIELD_ID] = "tensor id",
+	[NPA_ERR_FIELD_NUM_TENSORS] = "num_tensors",
+	[NPA_ERR_FIELD_NUM_OPS] = "num_ops",
+	[NPA_ERR_FIELD_NUM_OPERANDS] = "num_operands",
+	[NPA_ERR_FIELD_TENSOR_SIZE] = "tensor_size",
+	[NPA_ERR_FIELD_OP_SIZE] = "op_size",
+	[NPA_ERR_FIELD_SCRATCH_SIZE] = "scratch_size",
+	[NPA_ERR_FIELD_BUDGET] = "budget",
+	[NPA_ERR_FIELD_ERROR_SIZE] = "error_size",
+	[NPA_ERR_FIELD_MODEL] = "model",
+	[NPA_ERR_FIELD_NUM_BINDINGS] = "num_bindings",
+	[NPA_ERR_FIELD_BINDING_SIZE] = "binding_size",
+	[NPA_ERR_FIELD_TIMEOUT_NS] = "timeout_ns",
+	[NPA_ERR_FIELD_FD] = "fd", [NPA_ERR_FIELD_OFFSET] = "offset",
+};
+
+/*
+ * The reasons in words; %1$llu is the value found, %2$llu the value
+ * needed (enum npa_err_reason says which a reason has).
+ */
+static const char *const npa_err_reasons[] = {
+	[NPA_ERR_NONE] = "refused",
+	[NPA_ERR_NOT_ZERO] = "is %1$llu, must be 0",
+	[NPA_ERR_UNKNOWN_FLAGS] = "has unknown bits: %1$#llx, valid %2$#llx",
+	[NPA_ERR_FLAG_CONFLICT] = "has bits that exclude each other: %1$#llx",
+	[NPA_ERR_BAD_VALUE] = "is %1$llu, not a valid value",
+	[NPA_ERR_BAD_ALIGN] = "is %1$llu, not a power of two up to %2$llu",
+	[NPA_ERR_BAD_SHAPE] = "has a 0 before a non-zero dim, or dims without a dtype",
+	[NPA_ERR_NO_SIZE] = "is 0 and there is no shape",
+	[NPA_ERR_SIZE_MISMATCH] = "is %1$llu bytes, needs %2$llu",
+	[NPA_ERR_TOO_BIG] = "is %1$llu, above the limit %2$llu",
+	[NPA_ERR_OVERFLOW] = "overflows 64 bits",
+	[NPA_ERR_OUT_OF_RANGE] = "is out of range: it reaches %1$llu, the array holds %2$llu",
+	[NPA_ERR_ARITY] = "is %1$llu, wrong for the op's kind",
+	[NPA_ERR_TWO_PRODUCERS] = "is written by op %1$llu already",
+	[NPA_ERR_WRITES_INPUT] = "is a model input or a constant, which no op may write",
+	[NPA_ERR_NOT_PRODUCED] = "is read or a model output, but no op writes it",
+	[NPA_ERR_CYCLE] = "is read at or before op %1$llu, which writes it",
+	[NPA_ERR_SCRATCH_SHARED] = "names a scratch request of op %1$llu too",
+	[NPA_ERR_SCRATCH_UNOWNED] = "belongs to no op",
+	[NPA_ERR_NOT_EXECUTABLE] = "are not what the NPU can execute on these shapes (Documentation/npu.rst)",
+	[NPA_ERR_NOT_RUNNABLE] = "has tensors without shapes: it can be planned, not run",
+	[NPA_ERR_READ_ONLY] = "is read-only, but the tensor is written",
+	[NPA_ERR_DOES_NOT_FIT] = "leaves no room for %1$llu bytes in a %2$llu-byte buffer",
+	[NPA_ERR_WRONG_COUNT] = "is %1$llu, needs %2$llu",
+};
+
+char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
+{
+	const char *why = npa_name(npa_err_reasons, NPA_NAMES(npa_err_reasons),
+				   e->reason);
+	size_t n = 0;
+
+#define NPA_PUT(...) \
+	(n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, \
+		       __VA_ARGS__))
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	/* Where: the element, and the op it belongs to. */
+	if (e->op != NPA_ERR_NO_INDEX && e->array != NPA_ERR_ARRAY_BINDINGS)
+		NPA_PUT("op %u%s", e->op, e->array == NPA_ERR_ARRAY_OPS ? ": " : ", ");
+	switch (e->array) {
+	case NPA_ERR_ARRAY_TENSORS:
+		NPA_PUT("tensor %u: ", e->index);
+		break;
+	case NPA_ERR_ARRAY_OPERANDS:
+		NPA_PUT("operand %u: ", e->index);
+		break;
+	case NPA_ERR_ARRAY_SCRATCH:
+		NPA_PUT("scratch request %u: ", e->index);
+		break;
+	case NPA_ERR_ARRAY_BINDINGS:
+		NPA_PUT("binding %u", e->index);
+		if (e->tensor != NPA_ERR_NO_INDEX)
+			NPA_PUT(" (tensor %u)", e->tensor);
+		NPA_PUT(": ");
+		break;
+	}
+	/* What: the field, or for an operand the tensor it names. */
+	if (e->array == NPA_ERR_ARRAY_OPERANDS && e->tensor != NPA_ERR_NO_INDEX)
+		NPA_PUT("tensor %u ", e->tensor);
+	else if (e->field)
+		NPA_PUT("%s ", npa_name(npa_err_fields, NPA_NAMES(npa_err_fields),
+					e->field));
+	/* Why, with the values. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	NPA_PUT(why, (unsigned long long)e->value,
+		(unsigned long long)e->expected);
+#pragma GCC diagnostic pop
+#undef NPA_PUT
+	return buf;
 }

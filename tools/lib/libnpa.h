@@ -2,7 +2,7 @@
 /*
  * libnpa: thin C wrapper over the npa ioctls.
  *
- * Every function but npa_buffer_map(), npa_now_ns() and
+ * Every function but npa_buffer_map(), npa_now_ns(), npa_error_str() and
  * npa_job_status_name() returns 0 (or a non-negative value) on success and
  * a negative errno on failure; errno itself is left as the kernel set it.
  * An ioctl interrupted by a signal is restarted (also NPA_IOCTL_JOB_WAIT,
@@ -10,7 +10,7 @@
  * libnpa keeps no state; its functions may be called from any thread.
  *
  * The structs of linux/npa.h that the caller passes are part of the ABI
- * of libnpa.so.0: their sizes are those of the header libnpa was built
+ * of libnpa.so.1: their sizes are those of the header libnpa was built
  * with, the one installed with it.
  */
 #ifndef LIBNPA_H
@@ -53,6 +53,13 @@ struct npa_graph_desc {
  */
 int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
 		     __u64 budget, struct npa_model_create *report);
+/*
+ * The same; when it fails and @err is not NULL, @err says what the kernel
+ * refused (npa_error_str() puts it in words).
+ */
+int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
+			 __u64 budget, struct npa_model_create *report,
+			 struct npa_error *err);
 
 /*
  * NPA_IOCTL_MODEL_PLAN: fills up to @num_tensors / @num_scratch entries
@@ -82,6 +89,17 @@ int npa_buffer_sync(int buf_fd, int start);
  */
 int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
 		   __u32 num_bindings, __u64 timeout_ns, int *fence_fd);
+/* The same, with a report of what was refused in @err (may be NULL). */
+int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
+		       __u32 num_bindings, __u64 timeout_ns, int *fence_fd,
+		       struct npa_error *err);
+
+/*
+ * A refusal in words, e.g. "tensor 3: size is 4096 bytes, needs 4608" or
+ * "operand 7 (op 2) (tensor 0): tensor id is a model input or a constant,
+ * which no op may write"; returns @buf.
+ */
+char *npa_error_str(const struct npa_error *err, char *buf, size_t len);
 
 /*
  * NPA_IOCTL_JOB_WAIT until the absolute CLOCK_MONOTONIC @deadline_ns;

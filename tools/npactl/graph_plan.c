@@ -17,26 +17,11 @@
 
 #include <json-c/json.h>
 
+#include "../lib/libnpa.h"
 #include "npactl.h"
 #include "graph.h"
 
-/* The operator that owns operand @idx, or U32_MAX. */
-static u32 owner_of_operand(const struct npactl_graph *g, u32 idx)
-{
-	u32 i;
-
-	for (i = 0; i < g->num_ops; i++) {
-		const struct npa_op_desc *op = &g->ops[i];
-
-		if ((idx >= op->first_input &&
-		     idx - op->first_input < op->num_inputs) ||
-		    (idx >= op->first_output &&
-		     idx - op->first_output < op->num_outputs))
-			return i;
-	}
-	return U32_MAX;
-}
-
+/* The operator that owns scratch request @idx, or U32_MAX. */
 static u32 owner_of_scratch(const struct npactl_graph *g, u32 idx)
 {
 	u32 i;
@@ -48,63 +33,27 @@ static u32 owner_of_scratch(const struct npactl_graph *g, u32 idx)
 	return U32_MAX;
 }
 
-/* What each npa_graph_validate() errno means (Documentation/uapi.rst). */
-static const struct {
-	int err;
-	const char *name;
-	const char *what;
-} validate_errs[] = {
-	{ EINVAL, "EINVAL", "bad flag, kind, unit, dtype, alignment, arity or reserved field" },
-	{ E2BIG, "E2BIG", "count above the device's limit" },
-	{ EFBIG, "EFBIG", "tensor or scratch above the size limit" },
-	{ EOVERFLOW, "EOVERFLOW", "size arithmetic overflows" },
-	{ EMSGSIZE, "EMSGSIZE", "sizes that must agree do not" },
-	{ ERANGE, "ERANGE", "index or id out of range" },
-	{ EEXIST, "EEXIST", "tensor produced twice" },
-	{ EPERM, "EPERM", "op writes a model input or a constant" },
-	{ ENODATA, "ENODATA", "read or output but never produced" },
-	{ ELOOP, "ELOOP", "read at or before the op that produces it" },
-	{ ENOMEM, "ENOMEM", "out of memory" },
-};
-
-/* "field[index] (op, tensor): meaning (ERRNO)" for a validation failure. */
+/*
+ * "invalid graph: what is wrong, in libnpa's words [op 'name', tensor
+ * 'name'] (ERRNO)", as npactl run prints what the kernel refuses.
+ */
 static void print_validate_err(const char *path, const struct npactl_graph *g,
-			       const struct npa_graph_err *e, int ret)
+			       struct npa_error *e, int ret)
 {
-	const char *what = e->what ? e->what : "?";
-	u32 i = e->index, op = U32_MAX, t = U32_MAX, k;
+	char why[256];
 
-	if (!strncmp(what, "tensors", 7) && i < g->num_tensors)
-		t = i;
-	else if (!strncmp(what, "ops", 3) && i < g->num_ops)
-		op = i;
-	else if (!strcmp(what, "operands") && i < g->num_operands)
-		op = owner_of_operand(g, i), t = g->operands[i];
-	else if (!strncmp(what, "scratch", 7) && i < g->num_scratch)
-		op = owner_of_scratch(g, i);
-	if (t >= g->num_tensors)
-		t = U32_MAX;
-
-	fprintf(stderr, "npactl: %s: invalid graph: %s[%u]", path, what, i);
-	if (op != U32_MAX && t != U32_MAX)
-		fprintf(stderr, " (op %u '%s', tensor '%s')", op,
-			g->op_names[op], g->tensor_names[t]);
-	else if (op != U32_MAX)
-		fprintf(stderr, " (op %u '%s')", op, g->op_names[op]);
-	else if (t != U32_MAX)
-		fprintf(stderr, " (tensor '%s')", g->tensor_names[t]);
-	for (k = 0; k < ARRAY_SIZE(validate_errs); k++)
-		if (validate_errs[k].err == -ret)
-			break;
-	if (!strcmp(what, "ops.params"))
-		fprintf(stderr, ": the NPU cannot execute it with these shapes and parameters (%s; Documentation/npu.rst)\n",
-			k < ARRAY_SIZE(validate_errs) ? validate_errs[k].name :
-			strerror(-ret));
-	else if (k < ARRAY_SIZE(validate_errs))
-		fprintf(stderr, ": %s (%s)\n", validate_errs[k].what,
-			validate_errs[k].name);
-	else
-		fprintf(stderr, ": %s\n", strerror(-ret));
+	if (e->array == NPA_ERR_ARRAY_SCRATCH && e->index < g->num_scratch)
+		e->op = owner_of_scratch(g, e->index);
+	fprintf(stderr, "npactl: %s: invalid graph: %s", path,
+		npa_error_str(e, why, sizeof(why)));
+	if (e->op < g->num_ops && e->tensor < g->num_tensors)
+		fprintf(stderr, " [op '%s', tensor '%s']", g->op_names[e->op],
+			g->tensor_names[e->tensor]);
+	else if (e->op < g->num_ops)
+		fprintf(stderr, " [op '%s']", g->op_names[e->op]);
+	else if (e->tensor < g->num_tensors)
+		fprintf(stderr, " [tensor '%s']", g->tensor_names[e->tensor]);
+	fprintf(stderr, " (%s)\n", strerrorname_np(-ret) ?: strerror(-ret));
 }
 
 /*
@@ -365,7 +314,7 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
 	struct npa_graph_plan plan = { };
-	struct npa_graph_err err = { };
+	struct npa_error err = { };
 	struct npa_plan_buf *bufs = NULL;
 	struct npactl_graph g;
 	struct npa_graph view;

@@ -484,6 +484,8 @@ int npactl_cmd_run(int argc, char **argv)
 		struct npactl_net *n = &nets[i];
 		const char *name;
 		struct npa_job_wait w = { 0 };
+		struct npa_error err = { 0 };
+		char why[256];
 		long diff = 0;
 		u64 k;
 		int ret, job = -1;
@@ -523,12 +525,13 @@ int npactl_cmd_run(int argc, char **argv)
 				n->view.num_scratch,
 			};
 
-			n->model = npa_model_create(fd, &d, private ? NPA_MODEL_PRIVATE_ARENA : 0,
-						    0, &n->rep);
+			n->model = npa_model_create_err(fd, &d,
+							private ? NPA_MODEL_PRIVATE_ARENA : 0,
+							0, &n->rep, &err);
 		}
 		if (n->model < 0) {
-			fprintf(stderr, "npactl: %s: model create: %s\n", n->path,
-				strerror(-n->model));
+			fprintf(stderr, "npactl: %s: model create: %s: %s\n", n->path,
+				strerror(-n->model), npa_error_str(&err, why, sizeof(why)));
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}
@@ -539,7 +542,8 @@ int npactl_cmd_run(int argc, char **argv)
 			continue;
 		}
 		for (k = 0; k < repeat; k++) {
-			job = npa_job_submit(fd, n->model, n->binds, n->num_binds, 0, NULL);
+			job = npa_job_submit_err(fd, n->model, n->binds, n->num_binds,
+						 0, NULL, &err);
 			if (job < 0)
 				break;
 			ret = npa_job_wait(fd, job, npa_now_ns() + 600LL * 1000000000LL, &w);
@@ -548,13 +552,16 @@ int npactl_cmd_run(int argc, char **argv)
 				break;
 		}
 		if (job < 0 || ret || w.status != NPA_JOB_DONE) {
-			char where[64] = "";
+			char where[320] = "";
 
 			if (job >= 0 && !ret && w.op != NPA_JOB_OP_NONE)
 				snprintf(where, sizeof(where), " in operator %u", w.op);
 			if (job >= 0 && !ret && w.status == NPA_JOB_FAULT)
 				snprintf(where + strlen(where), sizeof(where) - strlen(where),
 					 " at %#llx", (unsigned long long)w.fault_addr);
+			if (job < 0)
+				snprintf(where, sizeof(where), ": %s",
+					 npa_error_str(&err, why, sizeof(why)));
 			fprintf(stderr, "npactl: %s: job: %s%s%s%s\n", n->path,
 				job < 0 ? strerror(-job) : ret ? strerror(-ret) : "",
 				job >= 0 && !ret ? "status " : "",

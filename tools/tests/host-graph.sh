@@ -284,36 +284,36 @@ bad_json "unknown scratch flag" '$.ops[0].scratch[0].flags[0]: unknown flag' \
 bad_json "version 2" '$.version: only version 1' \
 	"{\"version\": 2, $T, \"ops\": []}"
 
-# Valid JSON, invalid graph: npa_graph_validate() names field and index.
-bad_json "validation: no ops" 'invalid graph: num_ops[0]' "{$T, \"ops\": []}"
+# Valid JSON, invalid graph: npa_graph_validate()'s report, in words.
+bad_json "validation: no ops" 'invalid graph: num_ops is 0, not a valid value (EINVAL)' "{$T, \"ops\": []}"
 bad_json "validation: tensor id out of range" \
-	'invalid graph: operands[0]' \
+	'invalid graph: op 0, operand 0: tensor id is out of range: it reaches 7, the array holds 2' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [7], \"outputs\": [\"y\"]}]}"
 bad_json "validation: read before written" \
-	"invalid graph: operands[0] (op 0 'op0', tensor 't1'): read at or before the op that produces it (ELOOP)" \
+	"invalid graph: op 0, operand 0: tensor 1 is read at or before op 1, which writes it [op 'op0', tensor 't1'] (EINVAL)" \
 	'{"tensors": [{"size": 4}, {"size": 4}, {"size": 4, "flags": ["output"]}],
 	  "ops": [{"kind": "copy", "inputs": [1], "outputs": [2]},
 		  {"kind": "copy", "inputs": [0], "outputs": [1]}]}'
-bad_json "validation: written twice" 'produced twice (EEXIST)' \
+bad_json "validation: written twice" 'tensor 1 is written by op 0 already' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]},
 			{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}]}"
-bad_json "validation: model input written" 'invalid graph: operands[1]' \
+bad_json "validation: model input written" 'invalid graph: op 0, operand 1: tensor 0 is a model input' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"y\"], \"outputs\": [\"x\"]}]}"
-bad_json "validation: copy of another size" "(op 0 'c')" \
+bad_json "validation: copy of another size" "op 0: num_outputs is 8 bytes, needs 4 [op 'c']" \
 	'{"tensors": [{"dims": [4], "flags": ["input"]}, {"dims": [8], "flags": ["output"]}],
 	  "ops": [{"name": "c", "kind": "copy", "inputs": [0], "outputs": [1]}]}'
 bad_json "validation: variable scratch without minimum" \
-	'invalid graph: scratch.min_size[0]' \
+	'invalid graph: op 0, scratch request 0: min_size is 0, not a valid value' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"],
 			\"scratch\": [{\"size\": 64, \"flags\": [\"variable\"]}]}]}"
 bad_json "validation: the NPU cannot run it" \
-	"invalid graph: ops.params[0] (op 0 'c'): the NPU cannot execute it" \
+	"invalid graph: op 0: params are not what the NPU can execute on these shapes (Documentation/npu.rst) [op 'c']" \
 	'{"tensors": [{"dims": [1, 3, 8, 8], "flags": ["input"]},
 		      {"dims": [4, 3, 3, 3], "flags": ["const"]},
 		      {"dims": [1, 4, 8, 8], "flags": ["output"]}],
 	  "ops": [{"name": "c", "kind": "conv2d", "inputs": [0, 1], "outputs": [2],
 		   "params": [3, 3, 1, 1, 0, 0, 1, 9]}]}'
-bad_json "validation: dims and size disagree" "invalid graph: tensors.size[0] (tensor 'x')" \
+bad_json "validation: dims and size disagree" "invalid graph: tensor 0: size is 5 bytes, needs 4 [tensor 'x']" \
 	'{"tensors": [{"name": "x", "dims": [4], "size": 5, "flags": ["input"]},
 		      {"dims": [4], "flags": ["output"]}],
 	  "ops": [{"kind": "copy", "inputs": [0], "outputs": [1]}]}'

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 p=$tmp/usr
 check "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
-for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.0 \
+for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.1 \
 	 lib/pkgconfig/libnpa.pc include/libnpa.h include/linux/npa.h; do
 	check "installed $f" test -e "$p/$f"
 done
@@ -34,8 +34,8 @@ export PKG_CONFIG_PATH=$p/lib/pkgconfig
 check "pkg-config finds libnpa" pkg-config --exists libnpa
 check "an application builds against the installed libnpa (shared)" sh -c \
 	"cc -o '$tmp/app' '$tmp/app.c' \$(pkg-config --cflags --libs libnpa)"
-check "it links libnpa.so.0 and runs" sh -c \
-	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.0' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
+check "it links libnpa.so.1 and runs" sh -c \
+	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.1' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
 check "libnpa.h alone compiles as C99 -pedantic and as C++11" sh -c \
 	"echo '#include <libnpa.h>' > '$tmp/h.c' && cp '$tmp/h.c' '$tmp/h.cc' &&
 	 cc -std=c99 -pedantic -Wall -Wextra -Werror -c -o '$tmp/h.o' '$tmp/h.c' \$(pkg-config --cflags libnpa) &&

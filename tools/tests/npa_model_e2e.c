@@ -122,6 +122,7 @@ struct bad_case {
 	const char *desc;
 	void (*mutate)(struct npa_model_create *a);
 	int err;
+	__u32 reason;	/* what the error report says */
 };
 
 static void m_flags(struct npa_model_create *a) { a->flags = 1U << 30; }
@@ -141,21 +142,21 @@ static void m_inplace(struct npa_model_create *a) { (void)a; tensors[3].size = 8
 static void m_pad(struct npa_model_create *a) { (void)a; ops[1].pad = 7; }
 
 static const struct bad_case bad_cases[] = {
-	{ "unknown flag", m_flags, -EINVAL },
-	{ "reserved field set", m_reserved, -EINVAL },
-	{ "no tensors", m_no_tensors, -EINVAL },
-	{ "too many tensors", m_many_tensors, -E2BIG },
-	{ "too many ops", m_many_ops, -E2BIG },
-	{ "tensor element size 0", m_tsize_zero, -EINVAL },
-	{ "tensor element size 1 MiB", m_tsize_huge, -EINVAL },
-	{ "scratch element size 0", m_ssize_zero, -EINVAL },
-	{ "bad tensors pointer", m_bad_tensors, -EFAULT },
-	{ "bad ops pointer", m_bad_ops, -EFAULT },
-	{ "bad operands pointer", m_bad_operands, -EFAULT },
-	{ "bad scratch pointer", m_bad_scratch, -EFAULT },
-	{ "cycle in the graph", m_cycle, -ELOOP },
-	{ "in-place sizes differ", m_inplace, -EMSGSIZE },
-	{ "op pad set", m_pad, -EINVAL },
+	{ "unknown flag", m_flags, -EINVAL, NPA_ERR_UNKNOWN_FLAGS },
+	{ "reserved field set", m_reserved, -EINVAL, NPA_ERR_NOT_ZERO },
+	{ "no tensors", m_no_tensors, -EINVAL, NPA_ERR_BAD_VALUE },
+	{ "too many tensors", m_many_tensors, -E2BIG, NPA_ERR_TOO_BIG },
+	{ "too many ops", m_many_ops, -E2BIG, NPA_ERR_TOO_BIG },
+	{ "tensor element size 0", m_tsize_zero, -EINVAL, NPA_ERR_BAD_VALUE },
+	{ "tensor element size 1 MiB", m_tsize_huge, -EINVAL, NPA_ERR_BAD_VALUE },
+	{ "scratch element size 0", m_ssize_zero, -EINVAL, NPA_ERR_BAD_VALUE },
+	{ "bad tensors pointer", m_bad_tensors, -EFAULT, NPA_ERR_NONE },
+	{ "bad ops pointer", m_bad_ops, -EFAULT, NPA_ERR_NONE },
+	{ "bad operands pointer", m_bad_operands, -EFAULT, NPA_ERR_NONE },
+	{ "bad scratch pointer", m_bad_scratch, -EFAULT, NPA_ERR_NONE },
+	{ "cycle in the graph", m_cycle, -EINVAL, NPA_ERR_CYCLE },
+	{ "in-place sizes differ", m_inplace, -EINVAL, NPA_ERR_SIZE_MISMATCH },
+	{ "op pad set", m_pad, -EINVAL, NPA_ERR_NOT_ZERO },
 };
 
 static void test_create_invalid(int fd)
@@ -164,15 +165,51 @@ static void test_create_invalid(int fd)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		struct npa_error e;
+		char why[256];
 		int ret;
 
 		graph_init();
 		operands[0] = 0;
 		fill_args(&a);
+		memset(&e, 0xa5, sizeof(e));
+		a.error = (__u64)(uintptr_t)&e;
+		a.error_size = sizeof(e);
 		bad_cases[i].mutate(&a);
 		ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
-		tap_ok(ret == bad_cases[i].err, "create with %s fails with %d (%d)",
-		       bad_cases[i].desc, bad_cases[i].err, ret);
+		tap_ok(ret == bad_cases[i].err && e.reason == bad_cases[i].reason,
+		       "create with %s fails with %d, reason %u (%d, %u: %s)",
+		       bad_cases[i].desc, bad_cases[i].err, bad_cases[i].reason,
+		       ret, e.reason, npa_error_str(&e, why, sizeof(why)));
+	}
+	operands[0] = 0;
+	graph_init();
+}
+
+/* libnpa puts the kernel's report in words. */
+static void test_error_words(int fd)
+{
+	static const struct {
+		unsigned int operand0;
+		__u64 size3;
+		const char *words;
+	} cases[] = {
+		{ 3, 4096, "op 0, operand 0: tensor 3 is read at or before op 1, which writes it" },
+		{ 0, 8, "op 1: flags is 8 bytes, needs 4096" },
+	};
+	struct npa_error e;
+	char why[256];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		graph_init();
+		operands[0] = cases[i].operand0;
+		tensors[3].size = cases[i].size3;
+		ret = npa_model_create_err(fd, &graph, 0, 0, NULL, &e);
+		npa_error_str(&e, why, sizeof(why));
+		tap_ok(ret == -EINVAL && !strcmp(why, cases[i].words),
+		       "the report in words: \"%s\" (%d)", why, ret);
 	}
 	operands[0] = 0;
 	graph_init();
@@ -298,6 +335,7 @@ int main(void)
 		return 1;
 	test_create_plan_destroy(fd, fd2);
 	test_create_invalid(fd);
+	test_error_words(fd);
 	test_element_sizes(fd);
 	test_operand_refs(fd);
 	test_model_limit();

@@ -12,7 +12,8 @@
  * *_FLAGS_ALL mask of its valid bits (0 where none is defined yet).
  * Unknown flag bits, and reserved or padding fields that are not zero,
  * fail with -EINVAL.  Unknown ioctls fail with -ENOTTY.
- * Documentation/uapi.rst lists each ioctl's errnos.
+ * Documentation/uapi.rst lists each ioctl's errnos.  MODEL_CREATE and
+ * JOB_SUBMIT also say what they refused in a struct npa_error.
  */
 #ifndef _UAPI_LINUX_NPA_H
 #define _UAPI_LINUX_NPA_H
@@ -22,7 +23,7 @@
 
 #define NPA_DEVICE_NAME		"npa0"
 
-#define NPA_VERSION_MAJOR	2
+#define NPA_VERSION_MAJOR	3
 #define NPA_VERSION_MINOR	0
 #define NPA_VERSION_PATCH	0
 
@@ -252,6 +253,130 @@ struct npa_scratch_desc {
 };
 
 /**
+ * enum npa_err_array - the array of a request a &struct npa_error points into
+ * @NPA_ERR_ARRAY_ARGS: the ioctl's argument struct itself (@index is 0).
+ * @NPA_ERR_ARRAY_TENSORS: &npa_model_create.tensors.
+ * @NPA_ERR_ARRAY_OPS: &npa_model_create.ops.
+ * @NPA_ERR_ARRAY_OPERANDS: &npa_model_create.operands.
+ * @NPA_ERR_ARRAY_SCRATCH: &npa_model_create.scratch.
+ * @NPA_ERR_ARRAY_BINDINGS: &npa_job_submit.bindings.
+ */
+enum npa_err_array {
+	NPA_ERR_ARRAY_ARGS = 0,
+	NPA_ERR_ARRAY_TENSORS = 1,
+	NPA_ERR_ARRAY_OPS = 2,
+	NPA_ERR_ARRAY_OPERANDS = 3,
+	NPA_ERR_ARRAY_SCRATCH = 4,
+	NPA_ERR_ARRAY_BINDINGS = 5,
+	NPA_ERR_ARRAY_COUNT,
+};
+
+/*
+ * enum npa_err_field - the field of the element (or of the argument) that
+ * a &struct npa_error blames; named as in the structs of this header.
+ * NPA_ERR_FIELD_ID is an element of the operands array itself, a tensor id.
+ */
+enum npa_err_field {
+	NPA_ERR_FIELD_NONE = 0,
+	NPA_ERR_FIELD_FLAGS = 1,
+	NPA_ERR_FIELD_PAD = 2,		/* pad or reserved */
+	NPA_ERR_FIELD_SIZE = 3,
+	NPA_ERR_FIELD_MIN_SIZE = 4,
+	NPA_ERR_FIELD_DIMS = 5,
+	NPA_ERR_FIELD_DTYPE = 6,
+	NPA_ERR_FIELD_ALIGN = 7,
+	NPA_ERR_FIELD_KIND = 8,
+	NPA_ERR_FIELD_UNIT = 9,
+	NPA_ERR_FIELD_PARAMS = 10,
+	NPA_ERR_FIELD_FIRST_INPUT = 11,
+	NPA_ERR_FIELD_NUM_INPUTS = 12,
+	NPA_ERR_FIELD_FIRST_OUTPUT = 13,
+	NPA_ERR_FIELD_NUM_OUTPUTS = 14,
+	NPA_ERR_FIELD_FIRST_SCRATCH = 15,
+	NPA_ERR_FIELD_NUM_SCRATCH = 16,
+	NPA_ERR_FIELD_ID = 17,
+	NPA_ERR_FIELD_NUM_TENSORS = 18,
+	NPA_ERR_FIELD_NUM_OPS = 19,
+	NPA_ERR_FIELD_NUM_OPERANDS = 20,
+	NPA_ERR_FIELD_TENSOR_SIZE = 21,
+	NPA_ERR_FIELD_OP_SIZE = 22,
+	NPA_ERR_FIELD_SCRATCH_SIZE = 23,
+	NPA_ERR_FIELD_BUDGET = 24,
+	NPA_ERR_FIELD_ERROR_SIZE = 25,
+	NPA_ERR_FIELD_MODEL = 26,
+	NPA_ERR_FIELD_NUM_BINDINGS = 27,
+	NPA_ERR_FIELD_BINDING_SIZE = 28,
+	NPA_ERR_FIELD_TIMEOUT_NS = 29,
+	NPA_ERR_FIELD_FD = 30,
+	NPA_ERR_FIELD_OFFSET = 31,
+	NPA_ERR_FIELD_COUNT,
+};
+
+/*
+ * enum npa_err_reason - why a &struct npa_error's field was refused, and
+ * what its @value and @expected hold (0 where nothing is said).
+ */
+enum npa_err_reason {
+	NPA_ERR_NONE = 0,		/* nothing to blame: no memory, a fault */
+	NPA_ERR_NOT_ZERO = 1,		/* must be 0: value */
+	NPA_ERR_UNKNOWN_FLAGS = 2,	/* value: the flags; expected: the valid ones */
+	NPA_ERR_FLAG_CONFLICT = 3,	/* value: the flags; e.g. CONST with INPUT */
+	NPA_ERR_BAD_VALUE = 4,		/* not one the field may take: value */
+	NPA_ERR_BAD_ALIGN = 5,		/* not a power of two up to expected: value */
+	NPA_ERR_BAD_SHAPE = 6,		/* a 0 dim before a non-zero one, or dims without a dtype */
+	NPA_ERR_NO_SIZE = 7,		/* neither a size nor a shape */
+	NPA_ERR_SIZE_MISMATCH = 8,	/* value bytes where expected bytes are needed */
+	NPA_ERR_TOO_BIG = 9,		/* value above the limit expected */
+	NPA_ERR_OVERFLOW = 10,		/* size arithmetic overflows 64 bits */
+	NPA_ERR_OUT_OF_RANGE = 11,	/* an index or range ending at value, past expected */
+	NPA_ERR_ARITY = 12,		/* value inputs or outputs, wrong for the kind */
+	NPA_ERR_TWO_PRODUCERS = 13,	/* the tensor is written by two ops; value: the first */
+	NPA_ERR_WRITES_INPUT = 14,	/* an op writes a model input or a constant */
+	NPA_ERR_NOT_PRODUCED = 15,	/* read, or a model output, but no op writes it */
+	NPA_ERR_CYCLE = 16,		/* read at or before the op that writes it: value */
+	NPA_ERR_SCRATCH_SHARED = 17,	/* a scratch request of two ops; value: the first */
+	NPA_ERR_SCRATCH_UNOWNED = 18,	/* a scratch request of no op */
+	NPA_ERR_NOT_EXECUTABLE = 19,	/* the NPU cannot run the op on these shapes and params */
+	NPA_ERR_NOT_RUNNABLE = 20,	/* JOB_SUBMIT: the model has tensors without shapes */
+	NPA_ERR_READ_ONLY = 21,		/* a written tensor bound to a read-only dma-buf */
+	NPA_ERR_DOES_NOT_FIT = 22,	/* value bytes from offset; the buffer has expected */
+	NPA_ERR_WRONG_COUNT = 23,	/* value elements where expected are needed */
+	NPA_ERR_REASON_COUNT,
+};
+
+/* &npa_error.op and &npa_error.tensor when none is concerned. */
+#define NPA_ERR_NO_INDEX	0xffffffffU
+
+/**
+ * struct npa_error - what MODEL_CREATE or JOB_SUBMIT refused
+ * @array: enum npa_err_array.
+ * @index: the element of @array.
+ * @field: enum npa_err_field of that element.
+ * @reason: enum npa_err_reason.
+ * @value: the value found (see enum npa_err_reason).
+ * @expected: the value, limit or size it needed (see enum npa_err_reason).
+ * @op: the operator concerned (the element's op, or the op that names an
+ *	operand or scratch request), else %NPA_ERR_NO_INDEX.
+ * @tensor: the tensor concerned (an operand's, a binding's), else
+ *	%NPA_ERR_NO_INDEX.
+ *
+ * Written, when the ioctl fails and its @error pointer is set, with
+ * whatever the kernel knows: @reason %NPA_ERR_NONE when no field is to
+ * blame (-ENOMEM, -EFAULT, a full file).  libnpa's npa_error_str() puts it
+ * in words.
+ */
+struct npa_error {
+	__u32 array;
+	__u32 index;
+	__u32 field;
+	__u32 reason;
+	__u64 value;
+	__u64 expected;
+	__u32 op;
+	__u32 tensor;
+};
+
+/**
  * enum npa_plan_kind - what &npa_model_create.arena_bytes is worth
  * @NPA_PLAN_KIND_EMPTY: no tensor lives in the arena (only scratch, if any).
  * @NPA_PLAN_KIND_AT_BOUND: the tensors take exactly
@@ -308,6 +433,10 @@ enum npa_plan_kind {
  * @plan_ns: out: time spent planning.
  * @num_buffers: out: tensors placed in the arena after sharing.
  * @reserved: must be zero.
+ * @error: in: pointer to a struct npa_error the kernel fills when the
+ *	call fails, or 0.
+ * @error_size: in: sizeof(struct npa_error), or 0 without @error.
+ * @pad: must be zero.
  */
 struct npa_model_create {
 	__u64 tensors;
@@ -335,6 +464,9 @@ struct npa_model_create {
 	__u64 plan_ns;
 	__u32 num_buffers;
 	__u32 reserved;
+	__u64 error;
+	__u32 error_size;
+	__u32 pad;
 };
 
 /**
@@ -450,6 +582,10 @@ struct npa_binding {
  *	pass it to NPA_IOCTL_JOB_WAIT; close it when done.
  * @fence_fd: out: a sync_file fd with NPA_JOB_FENCE, else -1.
  * @reserved: must be zero.
+ * @error: in: pointer to a struct npa_error the kernel fills when the
+ *	call fails, or 0.
+ * @error_size: in: sizeof(struct npa_error), or 0 without @error.
+ * @pad: must be zero.
  */
 struct npa_job_submit {
 	__u32 model;
@@ -461,6 +597,9 @@ struct npa_job_submit {
 	__s32 job_fd;
 	__s32 fence_fd;
 	__u64 reserved;
+	__u64 error;
+	__u32 error_size;
+	__u32 pad;
 };
 
 /* &npa_job_wait.status */
