@@ -11,12 +11,12 @@ NPA_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npa
 export NPA_CACHE
 
 .PHONY: help deps kernel module module-stock kunit-module lib tools tests \
-	install uninstall check demo clean
+	install uninstall check demo deb clean
 
 help:
 	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here;"
 	@echo "                   NPA_KERNEL=6.12 boots Debian's 6.12 instead of 6.1)"
-	@echo "make check         all stages: lint, stock, host, fuzz, kunit, e2e, dt"
+	@echo "make check         all stages: lint, stock, deb, host, fuzz, kunit, e2e, dt"
 	@echo "                   (NPA_STAGES=\"host e2e\" runs only those)"
 	@echo "make deps          install missing Debian packages (as root), else list them"
 	@echo "make module        build/module/npa.ko against KDIR (default: the test kernel)"
@@ -29,6 +29,7 @@ help:
 	@echo "make tests         build/bin/npa_* test programs that run in QEMU"
 	@echo "make install       libnpa, its headers and npactl into PREFIX (/usr/local)"
 	@echo "make uninstall     remove what make install put into PREFIX"
+	@echo "make deb           build/deb/*.deb: npa-dkms, libnpaN, libnpa-dev, npactl"
 	@echo "make clean         remove build/"
 
 deps:
@@ -77,6 +78,29 @@ check: deps
 
 demo: deps
 	@tools/demo.sh
+
+# Debian packages with Debian's tools, from a copy of the tree whose
+# debian/changelog takes the version of include/uapi/linux/npa.h and whose
+# library package the soname of tools/lib/Makefile (libnpaN for
+# libnpa.so.N); then lintian, whose every remaining tag has its reason in
+# an override.
+DEB := $(BUILD)/deb
+NPA_VERSION = $(shell sed -n 's/^\#define NPA_VERSION_[A-Z]*\t*\([0-9]*\)$$/\1/p' \
+	include/uapi/linux/npa.h | paste -sd.)
+NPA_SOVERSION = $(shell sed -n 's/^SONAME := libnpa\.so\.\([0-9]*\)$$/\1/p' tools/lib/Makefile)
+deb: deps
+	rm -rf $(DEB) && mkdir -p $(DEB)/npa
+	rsync -a --exclude=/build --exclude=.git ./ $(DEB)/npa/
+	sed -i '1s/([^)]*)/($(NPA_VERSION))/' $(DEB)/npa/debian/changelog
+	cd $(DEB)/npa/debian && for f in libnpa[0-9]*; do \
+		g=$$(echo $$f | sed 's/^libnpa[0-9]*/libnpa$(NPA_SOVERSION)/'); \
+		[ $$f = $$g ] || mv $$f $$g || exit; \
+	done && sed -i 's/\<libnpa[0-9][0-9]*\>/libnpa$(NPA_SOVERSION)/g' control libnpa[0-9]*
+	cd $(DEB)/npa && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -40 ../build.log; echo "deb: see $(DEB)/build.log"; exit 1; }
+	lintian --info --display-info --pedantic --fail-on error,warning,info,pedantic \
+		$(DEB)/npa_$(NPA_VERSION)_*.changes
+	@ls $(DEB)/*.deb
 
 clean:
 	rm -rf $(BUILD)

@@ -105,6 +105,12 @@ stock() {
 	done
 }
 
+# The Debian packages: make deb, dpkg -i, DKMS, a boot of each Debian
+# kernel with its DKMS-built npa.ko, purge (tools/tests/deb-install.sh).
+deb() {
+	tools/tests/deb-install.sh "$logs"
+}
+
 # The benchmark is not run by the check, but it must build and start.
 bench_smoke() {
 	make -s -C tools OUT="$here/build" bench-build &&
@@ -175,7 +181,7 @@ dt() {
 
 # NPA_STAGES="host e2e" runs only those stages (for development; CI runs all).
 want() {
-	case " ${NPA_STAGES:-lint stock host fuzz kunit e2e dt} " in
+	case " ${NPA_STAGES:-lint stock deb host fuzz kunit e2e dt} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -183,6 +189,7 @@ want() {
 
 want lint && stage lint lint
 want stock && stage stock stock
+want deb && stage deb deb
 want host && stage host host
 want fuzz && stage fuzz make -s -C tools OUT="$here/build" fuzz-short
 want kunit && stage kunit kunit
