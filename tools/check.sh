@@ -66,6 +66,42 @@ lint() {
 	done
 	tap "sparse (C=2) and W=1 clean, test kernel" \
 		tools/kmod-build.sh "$kdir" build/lint C=2 W=1 CONFIG_NPA_KUNIT_TEST=m
+	dt_binding
+}
+
+# dt_check DTS SCHEMA_JSON: compile DTS and validate it with dt-schema,
+# which exits 0 whatever it finds: any line it prints fails.
+dt_check() {
+	local dtb=${1%.dts}.dtb
+	dtc -q -I dts -O dtb -o "$dtb" "$1" || return 1
+	! dt-validate -s "$2" "$dtb" 2>&1 | grep .
+}
+
+# The device-tree binding of "npa,sim-npu", checked with Debian's
+# dt-schema: the schema itself, its example, and the dt stage's .dtsi
+# files as they would sit in a board's tree.  The reserved-memory
+# bindings come from the kernel tree (dt-schema 2022.08 lacks them).
+dt_binding() {
+	local bindings=Documentation/devicetree/bindings out=build/lint/dt d dts
+	local schema=$bindings/npu/npa,sim-npu.yaml
+	rm -rf "$out" && mkdir -p "$out"
+	tap "dt-doc-validate $schema" sh -c \
+		"dt-doc-validate -u $bindings '$schema' 2>&1 | grep . && exit 1 || exit 0"
+	dt-mk-schema -j "$bindings" "$src/$bindings/reserved-memory" \
+		> "$out/schema.json" || { echo "not ok - dt-mk-schema"; return 1; }
+	dt-extract-example "$schema" > "$out/example.dts"
+	tap "the example of $schema passes dt-validate" \
+		dt_check "$out/example.dts" "$out/schema.json"
+	for d in tools/testing/npa-dt*.dtsi; do
+		dts=$out/$(basename "$d" .dtsi).dts
+		{
+			echo '/dts-v1/;'
+			echo '/ { compatible = "linux,dummy-virt"; model = "npa";'
+			echo '    #address-cells = <2>; #size-cells = <2>; };'
+			cat "$d"
+		} > "$dts"
+		tap "$d passes dt-validate" dt_check "$dts" "$out/schema.json"
+	done
 }
 
 # Debian's own kernels, 6.1 and 6.12 (linux-image-6.12-amd64): npa.ko builds

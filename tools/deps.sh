@@ -9,7 +9,8 @@ pkgs=(build-essential gcc make bc flex bison libelf-dev libssl-dev cpio kmod
       linux-headers-amd64 linux-image-6.12-amd64 linux-headers-6.12-amd64
       qemu-system-x86 busybox-static
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-      device-tree-compiler librsvg2-bin dkms dh-dkms debhelper lintian)
+      device-tree-compiler librsvg2-bin dkms dh-dkms debhelper lintian
+      dt-schema)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
