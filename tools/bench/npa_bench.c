@@ -99,7 +99,11 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
-static void bench_traces(const char *dir)
+static u32 strip_only;	/* --strip-n: only this n */
+static u32 strip_seeds;	/* --seeds: seeds per n */
+static u64 strip_budget;	/* --budget: work budget (default: the planner's) */
+
+static void bench_traces(const char *dir, const char *what)
 {
 	char *names[256];
 	struct dirent *e;
@@ -115,8 +119,8 @@ static void bench_traces(const char *dir)
 			names[nn++] = strdup(e->d_name);
 	closedir(d);
 	qsort(names, nn, sizeof(*names), by_name);
-	printf("Benchmark traces (%s), default budget; percentages are over the lower bound.\n\n",
-	       dir);
+	printf("%s (%s), budget %s; percentages are over the lower bound.\n\n",
+	       what, dir, strip_budget ? "--budget" : "default");
 	header("trace");
 	for (i = 0; i < nn; i++) {
 		char path[8192];
@@ -126,7 +130,7 @@ static void bench_traces(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (npactl_csv_read(path, &csv))
 			continue;
-		if (!run(csv.bufs, csv.n, 0, &r))
+		if (!run(csv.bufs, csv.n, strip_budget, &r))
 			line(names[i], csv.n, &r);
 		npactl_csv_free(&csv);
 		free(names[i]);
@@ -134,9 +138,19 @@ static void bench_traces(const char *dir)
 	printf("\n");
 }
 
-static u32 strip_only;	/* --strip-n: only this n */
-static u32 strip_seeds;	/* --seeds: seeds per n */
-static u64 strip_budget;	/* --budget: work budget of the strips */
+
+/*
+ * The real traces in @dir and MiniMalloc's challenging instances in the
+ * minimalloc/ folder beside it (posed at a capacity of 1048576 bytes).
+ */
+static void bench_real(const char *dir)
+{
+	char mm[8192];
+
+	bench_traces(dir, "Benchmark traces");
+	snprintf(mm, sizeof(mm), "%s/../minimalloc", dir);
+	bench_traces(mm, "MiniMalloc challenging instances (capacity 1048576)");
+}
 
 /* The worst seed of one n: the summary line of the strip tables. */
 struct worst {
@@ -484,6 +498,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = getenv("NPA_BENCH_DIR");
 	bool quick = false, only_strips = false, baselines = false;
+	bool only_real = false;
 	u64 bl_work = NPA_BENCH_BL_WORK;
 	char buf[4096];
 	int i;
@@ -497,6 +512,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
+		else if (!strcmp(argv[i], "--real"))
+			only_real = true;
 		else if (!strcmp(argv[i], "--strips"))
 			only_strips = true;
 		else if (!strcmp(argv[i], "--baselines"))
@@ -524,7 +541,9 @@ int main(int argc, char **argv)
 		bench_strips(quick);
 		return 0;
 	}
-	bench_traces(dir);
+	bench_real(dir);
+	if (only_real)
+		return 0;
 	bench_strips(quick);
 	bench_scaling(argv[0], quick);
 	return 0;
