@@ -185,6 +185,8 @@ static void npa_debugfs_init(struct npa_device *ndev)
 			   &ndev->sim.inject_fault);
 	debugfs_create_u32("inject_hang", 0600, ndev->debugfs,
 			   &ndev->sim.inject_hang);
+	debugfs_create_u32("inject_late_end", 0600, ndev->debugfs,
+			   &ndev->sim.inject_late_end);
 	debugfs_create_file_unsafe("reset", 0200, ndev->debugfs, &ndev->sim,
 				   &npa_reset_fops);
 }

@@ -22,12 +22,16 @@
  * tensor) shows up as wrong results instead of passing by luck.
  *
  * A watchdog (delayed work) armed with the job's timeout stops a job that
- * runs too long, or wakes an injected hang, and counts a reset; the job
- * ends with %NPA_JOB_TIMEOUT.  Writing to the debugfs file ``reset``
+ * runs too long, or wakes an injected hang; the job ends with
+ * %NPA_JOB_TIMEOUT and a reset is counted.  A job that had finished its
+ * last operator when the watchdog fired ends %NPA_JOB_DONE, and no reset
+ * is counted: the count follows the status.  Writing to the debugfs file ``reset``
  * resets the NPU: the running job ends with %NPA_JOB_ABORTED.  Queued jobs
  * are not affected by either.  The operator kernels look at the abort
  * request every %NPA_EXEC_STOP_WORK multiply-adds or so, so a job stops
  * within milliseconds, even inside one huge operator.
+ * ``inject_late_end`` makes the next N jobs wait, after their last
+ * operator, until the watchdog (or a reset or cancel) fires.
  * ``inject_fault`` and ``inject_hang`` make the next N jobs fault on a bad
  * address or hang.
  *
@@ -300,6 +304,7 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 	struct npa_exec_operand *ops = NULL;
 	struct npa_region *arena = NULL;
 	u32 status = NPA_JOB_ABORTED, i, most = 0;
+	bool late_end = false;
 
 	if (job->model->plan.arena_bytes) {
 		arena = npa_sim_arena(sim, job->model);
@@ -320,6 +325,10 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 		sim->inject_fault--;
 		r.fault_next = true;
 	}
+	if (sim->inject_late_end) {
+		sim->inject_late_end--;
+		late_end = true;
+	}
 	if (sim->inject_hang) {
 		sim->inject_hang--;
 		spin_unlock(&sim->lock);
@@ -336,6 +345,12 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_job *job)
 	for (i = 0; i < job->num_imports; i++)
 		npa_import_sync(&job->imports[i], true);
 	status = npa_sim_exec(&r, ops);
+	/*
+	 * Injected: the job has done all its work and the watchdog fires
+	 * before it ends.  The job is DONE, and no reset happened.
+	 */
+	if (late_end && status == NPA_JOB_DONE)
+		wait_event_idle(sim->hang_wq, npa_sim_abort_reason(sim, job));
 	for (i = 0; i < job->num_imports; i++)
 		npa_import_sync(&job->imports[i], false);
 out:
@@ -371,7 +386,6 @@ static void npa_sim_work(struct work_struct *work)
 				 nsecs_to_jiffies(job->timeout_ns));
 		status = npa_sim_run_job(sim, job);
 
-		/* Not running first: a watchdog firing now counts no reset. */
 		spin_lock(&sim->lock);
 		sim->running = NULL;
 		sim->abort = 0;
@@ -379,6 +393,13 @@ static void npa_sim_work(struct work_struct *work)
 		/* Cancelled, it cannot time out the next job. */
 		cancel_delayed_work_sync(&sim->watchdog);
 
+		/*
+		 * The watchdog only asks the job to stop: whether the NPU was
+		 * reset is how the job ended.  One that had done its last
+		 * operator when the watchdog fired ends DONE, without a reset.
+		 */
+		if (status == NPA_JOB_TIMEOUT)
+			atomic64_inc(&sim->resets);
 		if (status == NPA_JOB_DONE)
 			atomic64_inc(&sim->jobs_done);
 		else
@@ -393,10 +414,8 @@ static void npa_sim_watchdog(struct work_struct *work)
 					   watchdog);
 
 	spin_lock(&sim->lock);
-	if (sim->running && !sim->abort) {
+	if (sim->running && !sim->abort)
 		sim->abort = NPA_JOB_TIMEOUT;
-		atomic64_inc(&sim->resets);
-	}
 	spin_unlock(&sim->lock);
 	wake_up_all(&sim->hang_wq);
 }

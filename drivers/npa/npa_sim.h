@@ -41,6 +41,8 @@ struct npa_region;
  *	npa_sim_fini() touch it.
  * @inject_fault: debugfs: fault this many next jobs with a bad address.
  * @inject_hang: debugfs: hang this many next jobs.
+ * @inject_late_end: debugfs: this many next jobs wait for the watchdog
+ *	after their last operator.
  * @jobs_done: jobs that completed.
  * @jobs_failed: jobs that ended in a fault, timeout or abort.
  * @resets: NPU resets (watchdog or debugfs).
@@ -59,6 +61,7 @@ struct npa_sim {
 	struct npa_region *arena;
 	u32 inject_fault;
 	u32 inject_hang;
+	u32 inject_late_end;
 	atomic64_t jobs_done;
 	atomic64_t jobs_failed;
 	atomic64_t resets;

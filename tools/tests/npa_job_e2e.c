@@ -80,6 +80,7 @@ static void inject_clear(void)
 {
 	debugfs_write(DBG "inject_hang", "0");
 	debugfs_write(DBG "inject_fault", "0");
+	debugfs_write(DBG "inject_late_end", "0");
 }
 
 struct io {
@@ -387,6 +388,35 @@ static void test_faults(int fd, int model)
 	       "a reset fails the hung job with ABORTED (%s)", npa_job_status_name(w.status));
 	close(job);
 	close(job2);
+	inject_clear();
+	io_destroy(&io);
+}
+
+/*
+ * The watchdog fires after the job's last operator, before it ends
+ * (inject_late_end holds the job there): the job is DONE, so no reset.
+ */
+static void test_late_watchdog(int fd, int model)
+{
+	struct npa_job_wait w;
+	struct io io;
+	int job, ret, before, after;
+
+	io_create(fd, &io, 7);
+	memset(io.y, 0, N);
+	before = read_int(RESETS);
+	debugfs_write(DBG "inject_late_end", "1");
+	job = submit(fd, model, &io, 200000000ULL, NULL);
+	memset(&w, 0, sizeof(w));
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	after = read_int(RESETS);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && !io_check(&io),
+	       "a job whose watchdog fires after its last op ends DONE, verified (%d, %s)",
+	       ret, npa_job_status_name(w.status));
+	tap_ok(before >= 0 && after == before,
+	       "... and no reset is counted for it (%d -> %d)", before, after);
+	if (job >= 0)
+		close(job);
 	inject_clear();
 	io_destroy(&io);
 }
@@ -1081,6 +1111,7 @@ int main(void)
 	test_submit_invalid(fd, model);
 	test_isolation(fd, model);
 	test_faults(fd, model);
+	test_late_watchdog(fd, model);
 	test_job_limit(fd, model);
 	test_fence_order(fd, model);
 	test_heavy_op();
