@@ -287,6 +287,14 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 		}
 		model->arena = arena;
 	}
+	/*
+	 * A model that can never run (sizes only, or an arena larger than
+	 * the carveout) must not size what the runnable ones share: its
+	 * need would make their jobs fail, at no cost to its owner.
+	 */
+	model->shares_arena = !model->arena && model->plan.arena_bytes &&
+		model->plan.arena_bytes <= model->ndev->carveout.size &&
+		npa_graph_runnable(&model->graph);
 	return 0;
 
 err_unreserve:
@@ -513,7 +521,8 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
 /**
  * npa_model_arena_stats() - what the models' activation arenas take
  * @ndev: the device.
- * @shared: out: the shared arena (the largest model that uses it).
+ * @shared: out: the shared arena (the largest model that uses it, see
+ *	&npa_model.shares_arena).
  * @private: out: the private arenas together.
  * @need_private: out: what a private arena for every model would take.
  *
@@ -532,7 +541,7 @@ void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
 		*need_private += bytes;
 		if (model->arena)
 			*private += bytes;
-		else
+		else if (model->shares_arena)
 			*shared = max(*shared, bytes);
 	}
 	mutex_unlock(&ndev->lock);

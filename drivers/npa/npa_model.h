@@ -44,6 +44,9 @@ struct seq_file;
  *	constants, persistent), in id order.
  * @num_binds: entries in @binds.
  * @arena: the private arena (NPA_MODEL_PRIVATE_ARENA), else NULL.
+ * @shares_arena: its jobs run in the shared activation arena, whose size
+ *	it may raise: it has no private arena, it can run, and its arena
+ *	fits in the carveout (npa_model_create()).
  */
 struct npa_model {
 	struct kref ref;
@@ -52,6 +55,7 @@ struct npa_model {
 	u32 *binds;
 	u32 num_binds;
 	struct npa_region *arena;
+	bool shares_arena;
 	u32 handle;
 	u32 flags;
 	struct npa_graph graph;

@@ -40,7 +40,11 @@
  * the runner (re)allocates it before a job that needs more, and when a
  * model that used it goes, gives back what the remaining ones do not need
  * (all of it after the last one).  A model created with
- * %NPA_MODEL_PRIVATE_ARENA has its own.
+ * %NPA_MODEL_PRIVATE_ARENA has its own.  A model that can never run
+ * (tensors given by size only, or an arena larger than the carveout) does
+ * not count, and when the largest arena does not fit beside the buffers
+ * in the carveout, a job gets one of its own size: one file's models
+ * never make another file's job fail.
  */
 
 #include <linux/delay.h>
@@ -115,7 +119,7 @@ static u64 npa_sim_shared_need(struct npa_device *ndev)
 
 	mutex_lock(&ndev->lock);
 	list_for_each_entry(model, &ndev->models, dev_node)
-		if (!model->arena)
+		if (model->shares_arena)
 			need = max(need, model->plan.arena_bytes);
 	mutex_unlock(&ndev->lock);
 	return need;
@@ -134,6 +138,13 @@ static struct npa_region *npa_sim_arena(struct npa_sim *sim,
 	need = max(npa_sim_shared_need(sim->ndev), model->plan.arena_bytes);
 	npa_carveout_free(co, sim->arena);
 	sim->arena = npa_carveout_alloc(co, need, "shared arena");
+	/*
+	 * What other models may need later must not fail this job: buffers
+	 * may hold the room for it now.  This job's own need is enough.
+	 */
+	if (IS_ERR(sim->arena) && need > model->plan.arena_bytes)
+		sim->arena = npa_carveout_alloc(co, model->plan.arena_bytes,
+						"shared arena");
 	if (IS_ERR(sim->arena))
 		sim->arena = NULL;
 	return sim->arena;

@@ -421,6 +421,88 @@ static void test_late_watchdog(int fd, int model)
 	io_destroy(&io);
 }
 
+/*
+ * Another file's models do not fail this file's jobs: not a model that
+ * can never run (sizes only, an arena above the carveout), nor one whose
+ * arena fits the carveout but not beside that file's buffer.  Each of
+ * this file's models asks for more scratch than any model before it, so
+ * that its job must allocate the shared arena anew.
+ */
+static int scratch_model(int fd, __u64 scratch_bytes)
+{
+	int model;
+
+	graph_init_opts(true, true);
+	scratch[0].size = scratch_bytes;
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	scratch[0].size = 4096;
+	return model;
+}
+
+static int run_verified(int fd, int model, const struct io *io)
+{
+	struct npa_job_wait w = { 0 };
+	int job = submit(fd, model, io, 0, NULL), ret;
+
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
+	if (job >= 0)
+		close(job);
+	if (!ret && w.status != NPA_JOB_DONE)
+		ret = -(int)w.status - 1000;
+	return ret ? ret : io_check(io) ? -EIO : 0;
+}
+
+static void test_arena_isolation(void)
+{
+	int a = npa_open(NULL), b = npa_open(NULL), ma, mb, big = -1, ret, i;
+	struct npa_query q = { 0 };
+	struct io io;
+	__u64 carveout;
+
+	npa_query(a, &q);
+	carveout = q.carveout_bytes;
+	if (a < 0 || b < 0 || io_create(b, &io, 12)) {
+		tap_ok(0, "arena isolation: set up (%d %d)", a, b);
+		return;
+	}
+
+	/* Sizes only, two live tensors of 5/8 of the carveout each. */
+	graph_init_opts(false, false);
+	for (i = 0; i < 4; i++)
+		tensors[i] = (struct npa_tensor_desc){ .flags = tensors[i].flags,
+			.size = i == 1 || i == 2 ? carveout / 8 * 5 : N };
+	ma = npa_model_create(a, &graph, 0, 0, NULL);
+	npa_query(b, &q);
+	tap_ok(ma > 0 && q.shared_arena_bytes < carveout,
+	       "a plan-only model with an arena above the carveout: created (%d), shared arena %llu of %llu",
+	       ma, (unsigned long long)q.shared_arena_bytes,
+	       (unsigned long long)carveout);
+	mb = scratch_model(b, 256 << 10);
+	ret = run_verified(b, mb, &io);
+	tap_ok(mb > 0 && ret == 0,
+	       "... another file's job beside it ends DONE, verified (%d, %d)", mb, ret);
+	if (ma > 0)
+		npa_model_destroy(a, ma);
+
+	/* Runnable, an arena of 3/4 of the carveout, and a buffer of 3/8. */
+	graph_init_opts(false, false);
+	for (i = 0; i < 4; i++)
+		tensors[i].dims[1] = carveout / 8 * 3 / (8 * 8);
+	ma = npa_model_create(a, &graph, 0, 0, NULL);
+	big = npa_buffer_create(a, carveout / 8 * 3);
+	mb = scratch_model(b, 512 << 10);
+	ret = run_verified(b, mb, &io);
+	tap_ok(ma > 0 && big >= 0 && mb > 0 && ret == 0,
+	       "a model whose arena fits the carveout but not beside its file's buffer: another file's job ends DONE, verified (%d, %d, %d, %d)",
+	       ma, big, mb, ret);
+	if (big >= 0)
+		close(big);
+	graph_init();
+	io_destroy(&io);
+	close(a);
+	close(b);
+}
+
 static void test_job_limit(int fd, int model)
 {
 	int jobs[40], n, i, ret;
@@ -1124,6 +1206,7 @@ int main(void)
 	test_close_in_flight();
 	test_query(fd);
 	test_no_unbind();
+	test_arena_isolation();
 	npa_model_destroy(fd, model);
 	close(fd);
 	test_arena_trim();
