@@ -39,6 +39,7 @@
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <linux/npa.h>
@@ -454,12 +455,10 @@ static void npa_mapping_put(struct npa_mapping *m)
  * @ndev: the device.
  * @fd: the fd.
  * @imp: out: the buffer; release with npa_import_put().
- * @prev: the job's imports taken before, or NULL.
- * @nprev: how many @prev holds.
  *
  * A foreign buffer has one mapping for the NPU however many tensors and
- * jobs bind it: @imp takes a reference to it, and is an alias when one
- * of @prev already holds the same mapping.
+ * jobs bind it: @imp takes a reference to it.  Once the job has all its
+ * imports, npa_import_mark_aliases() says which of them syncs it.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EBADF if @fd is not a dma-buf; -E2BIG if a foreign buffer
@@ -468,11 +467,9 @@ static void npa_mapping_put(struct npa_mapping *m)
  * mapping was being made or torn down for another job; or another errno
  * from the exporter.
  */
-int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
-		   const struct npa_import *prev, u32 nprev)
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp)
 {
 	struct npa_mapping *m;
-	u32 i;
 	int ret;
 
 	memset(imp, 0, sizeof(*imp));
@@ -507,15 +504,57 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
 	}
 	imp->mapping = m;
 	imp->vaddr = m->vaddr;
-	for (i = 0; i < nprev; i++)
-		if (prev[i].mapping == m)
-			imp->alias = true;
 	return 0;
 
 err_put:
 	dma_buf_put(imp->dmabuf);
 	imp->dmabuf = NULL;
 	return ret;
+}
+
+/* By mapping, then by place in the job's array: the first of a run syncs. */
+static int npa_import_cmp(const void *a, const void *b)
+{
+	const struct npa_import *x = *(const struct npa_import * const *)a;
+	const struct npa_import *y = *(const struct npa_import * const *)b;
+
+	if (x->mapping != y->mapping)
+		return x->mapping < y->mapping ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * npa_import_mark_aliases() - one import per foreign mapping syncs it
+ * @imps: a job's imports, all taken with npa_import_get().
+ * @n: entries in @imps.
+ *
+ * Sets @alias on every import of a foreign buffer but the first one that
+ * holds the same mapping.  A sort, not a search of the imports before each
+ * one: a job may bind one buffer 65,535 times.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 or -ENOMEM.
+ */
+int npa_import_mark_aliases(struct npa_import *imps, u32 n)
+{
+	struct npa_import **byp;
+	u32 i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += !!imps[i].mapping;
+	if (k < 2)
+		return 0;
+	byp = kvmalloc_array(k, sizeof(*byp), GFP_KERNEL_ACCOUNT);
+	if (!byp)
+		return -ENOMEM;
+	for (i = 0, k = 0; i < n; i++)
+		if (imps[i].mapping)
+			byp[k++] = &imps[i];
+	sort(byp, k, sizeof(*byp), npa_import_cmp, NULL);
+	for (i = 1; i < k; i++)
+		byp[i]->alias = byp[i]->mapping == byp[i - 1]->mapping;
+	kvfree(byp);
+	return 0;
 }
 
 /**

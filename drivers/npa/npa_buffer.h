@@ -68,8 +68,8 @@ struct npa_mapping {
  * @mapping: a foreign buffer's mapping for the NPU (a reference), else NULL.
  * @vaddr: kernel address of the start.
  * @size: bytes.
- * @alias: an earlier import of the same job holds the same @mapping (see
- *	npa_import_get()); that one syncs it.
+ * @alias: another import of the same job holds the same @mapping and
+ *	syncs it (npa_import_mark_aliases()).
  */
 struct npa_import {
 	struct dma_buf *dmabuf;
@@ -82,8 +82,8 @@ struct npa_import {
 struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size);
 int npa_ioctl_buffer_create(struct npa_file *nfile, void *data,
 			    struct npa_ioctl_out *out);
-int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp,
-		   const struct npa_import *prev, u32 nprev);
+int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp);
+int npa_import_mark_aliases(struct npa_import *imps, u32 n);
 void npa_import_sync(struct npa_import *imp, bool cpu);
 void npa_import_put(struct npa_import *imp);
 

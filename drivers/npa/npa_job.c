@@ -36,6 +36,7 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -246,10 +247,13 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 					    NPA_ERR_NOT_ZERO, b[i].pad, 0, -EINVAL);
 			goto out;
 		}
-		/* Looks for the buffer among the imports before it. */
+		/* 65,535 bindings take a while: a kill must not wait for them. */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto out;
+		}
 		cond_resched();
-		ret = npa_import_get(ndev, b[i].fd, &job->imports[i],
-				     job->imports, i);
+		ret = npa_import_get(ndev, b[i].fd, &job->imports[i]);
 		if (ret) {
 			npa_error_set(rep, a, i, NPA_ERR_FIELD_FD,
 				      NPA_ERR_BAD_VALUE, (u32)b[i].fd, 0, ret);
@@ -273,6 +277,7 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 			goto out_tensor;
 		}
 	}
+	ret = npa_import_mark_aliases(job->imports, job->num_imports);
 out:
 	kvfree(b);
 	return ret;

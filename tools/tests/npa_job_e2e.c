@@ -11,6 +11,7 @@
 #include <linux/sync_file.h>
 #include <linux/udmabuf.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,6 +420,103 @@ static void test_late_watchdog(int fd, int model)
 		close(job);
 	inject_clear();
 	io_destroy(&io);
+}
+
+static int heap_alloc(__u32 fd_flags);
+
+/*
+ * One foreign buffer bound NB times: pairs x -relu-> y, inputs at offset
+ * 0, outputs at 2048 of one 4 KiB system-heap buffer, and a last ADD.
+ */
+#define NB 65535
+static struct npa_tensor_desc nb_tensors[NB];
+static struct npa_op_desc nb_ops[NB / 2 + 1];
+static __u32 nb_operands[NB + 2];
+static struct npa_binding nb_bind[NB];
+
+static int many_model(int fd, int buf)
+{
+	struct npa_graph_desc g = { nb_tensors, nb_ops, nb_operands, NULL,
+				    NB, NB / 2 + 1, NB + 2, 0 };
+	int i, k = NB / 2;
+
+	for (i = 0; i < NB; i++) {
+		nb_tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 1, 1, 64 },
+			.dtype = NPA_DTYPE_INT8,
+			.flags = i % 2 || i == NB - 1 ? NPA_TENSOR_OUTPUT : NPA_TENSOR_INPUT };
+		nb_bind[i] = (struct npa_binding){ .fd = buf,
+			.offset = nb_tensors[i].flags & NPA_TENSOR_OUTPUT ? 2048 : 0 };
+	}
+	for (i = 0; i < k; i++) {
+		nb_operands[2 * i] = 2 * i;
+		nb_operands[2 * i + 1] = 2 * i + 1;
+		nb_ops[i] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
+			.first_input = 2 * i, .num_inputs = 1,
+			.first_output = 2 * i + 1, .num_outputs = 1,
+			.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
+	}
+	/* The last tensor, an output: x + x. */
+	nb_operands[2 * k] = 0;
+	nb_operands[2 * k + 1] = 0;
+	nb_operands[2 * k + 2] = NB - 1;
+	nb_ops[k] = (struct npa_op_desc){ .kind = NPA_OP_ADD,
+		.first_input = 2 * k, .num_inputs = 2,
+		.first_output = 2 * k + 2, .num_outputs = 1 };
+	return npa_model_create(fd, &g, 0, 0, NULL);
+}
+
+/*
+ * JOB_SUBMIT with 65,535 bindings of one foreign buffer: no search of the
+ * earlier bindings for each one (it was quadratic: 70 s under TCG), and a
+ * kill ends it.
+ */
+static void test_many_bindings(void)
+{
+	int fd = npa_open(NULL), buf = heap_alloc(O_RDWR | O_CLOEXEC);
+	int model, job, ret, st;
+	struct npa_job_wait w;
+	__s64 t0, t1;
+	pid_t pid;
+
+	model = fd < 0 || buf < 0 ? -1 : many_model(fd, buf);
+	tap_ok(model > 0, "a model with %d bound tensors (%d, buffer %d)", NB,
+	       model, buf);
+	if (model <= 0)
+		goto out;
+
+	t0 = npa_now_ns();
+	job = npa_job_submit(fd, model, nb_bind, NB, 0, NULL);
+	t1 = npa_now_ns();
+	memset(&w, 0, sizeof(w));
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 60 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && t1 - t0 < 20 * SEC,
+	       "%d bindings of one foreign buffer: submitted in %lld ms (under 20 s), %s",
+	       NB, (long long)(t1 - t0) / 1000000, npa_job_status_name(w.status));
+	if (job >= 0)
+		close(job);
+
+	/* Killed in the middle of a submit, it dies at once. */
+	pid = fork();
+	if (!pid) {
+		for (;;) {
+			job = npa_job_submit(fd, model, nb_bind, NB, 0, NULL);
+			if (job >= 0)
+				close(job);
+		}
+	}
+	usleep(300000);
+	t0 = npa_now_ns();
+	kill(pid, SIGKILL);
+	ret = waitpid(pid, &st, 0);
+	t1 = npa_now_ns();
+	tap_ok(ret == pid && WIFSIGNALED(st) && t1 - t0 < 5 * SEC,
+	       "a submitter of %d bindings killed mid-submit dies in %lld ms (under 5 s)",
+	       NB, (long long)(t1 - t0) / 1000000);
+out:
+	if (buf >= 0)
+		close(buf);
+	if (fd >= 0)
+		close(fd);
 }
 
 /*
@@ -1207,6 +1305,7 @@ int main(void)
 	test_query(fd);
 	test_no_unbind();
 	test_arena_isolation();
+	test_many_bindings();
 	npa_model_destroy(fd, model);
 	close(fd);
 	test_arena_trim();
