@@ -32,8 +32,9 @@
  * within milliseconds, even inside one huge operator.
  * ``inject_late_end`` makes the next N jobs wait, after their last
  * operator, until the watchdog (or a reset or cancel) fires.
- * ``inject_fault`` and ``inject_hang`` make the next N jobs fault on a bad
- * address or hang.
+ * ``inject_fault`` and ``inject_hang`` make the next N jobs fault or hang:
+ * a faulting job reads its first operand at %NPA_VA_FAULT, below the
+ * carveout, where nothing is ever mapped, however many buffers it binds.
  *
  * Activation arenas: jobs run one at a time, so models share one
  * activation arena per queue, sized to the largest model that uses it;
@@ -178,6 +179,8 @@ static int npa_sim_build_ranges(struct npa_sim_run *r, struct npa_region *arena)
 	if (!r->ranges || !r->bind_va)
 		return -ENOMEM;
 
+	/* Every range starts at or above the carveout, none at NPA_VA_FAULT. */
+	BUILD_BUG_ON(NPA_VA_FAULT >= NPA_VA_CARVEOUT);
 	r->arena_va = NPA_VA_CARVEOUT + (arena ? arena->offset : 0);
 	if (arena)
 		r->ranges[r->num_ranges++] = (struct npa_sim_range){
@@ -210,8 +213,11 @@ static void npa_sim_tensor(struct npa_sim_run *r, u32 t, u64 *va, u64 *size)
 	else
 		*va = r->bind_va[t];
 	if (r->fault_next) {
-		/* Injected fault: an address outside everything mapped. */
-		*va += 1ULL << 44;
+		/*
+		 * Injected fault: an address below every range of every job
+		 * (npa_sim_build_ranges()), whatever the job bound.
+		 */
+		*va = NPA_VA_FAULT;
 		r->fault_next = false;
 	}
 }

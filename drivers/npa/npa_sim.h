@@ -16,7 +16,11 @@ struct npa_file;
 struct npa_job;
 struct npa_region;
 
-/* The NPU's device address space. */
+/*
+ * The NPU's device address space.  Nothing is ever mapped below the
+ * carveout: an injected fault reads at %NPA_VA_FAULT.
+ */
+#define NPA_VA_FAULT		0x1000ULL
 #define NPA_VA_CARVEOUT		0x10000000ULL	/* the carveout, then... */
 #define NPA_VA_IMPORT		0x100000000ULL	/* ...foreign buffers */
 #define NPA_VA_IMPORT_STRIDE	0x100000000ULL	/* one 4 GiB slot each */

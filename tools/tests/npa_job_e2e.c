@@ -467,8 +467,9 @@ static int many_model(int fd, int buf)
 
 /*
  * JOB_SUBMIT with 65,535 bindings of one foreign buffer: no search of the
- * earlier bindings for each one (it was quadratic: 70 s under TCG), and a
- * kill ends it.
+ * earlier bindings for each one (it was quadratic: 70 s under TCG), a
+ * kill ends it, and an injected fault still faults: the imports' 4 GiB
+ * slots then reach past 2^44.
  */
 static void test_many_bindings(void)
 {
@@ -494,6 +495,18 @@ static void test_many_bindings(void)
 	       NB, (long long)(t1 - t0) / 1000000, npa_job_status_name(w.status));
 	if (job >= 0)
 		close(job);
+
+	debugfs_write(DBG "inject_fault", "1");
+	job = npa_job_submit(fd, model, nb_bind, NB, 0, NULL);
+	memset(&w, 0, sizeof(w));
+	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 60 * SEC, &w);
+	tap_ok(ret == 0 && w.status == NPA_JOB_FAULT && w.op == 0,
+	       "an injected fault with %d imports faults (%d, %s, op %u at %#llx)",
+	       NB, ret, npa_job_status_name(w.status), w.op,
+	       (unsigned long long)w.fault_addr);
+	if (job >= 0)
+		close(job);
+	inject_clear();
 
 	/* Killed in the middle of a submit, it dies at once. */
 	pid = fork();
