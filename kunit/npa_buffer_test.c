@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for npa's dma-buf exporter: each attachment is mapped for
- * the device that attached, within what that device can address.
+ * the device that attached, within what that device can address; and for
+ * the carveout the buffers come from.
  */
 
 #include <kunit/test.h>
@@ -260,4 +261,111 @@ static struct kunit_suite npa_buffer_test_suite = {
 	.test_cases = npa_buffer_test_cases,
 };
 
-kunit_test_suite(npa_buffer_test_suite);
+/* The carveout's allocation, on a platform device no driver binds. */
+struct npa_carveout_fixture {
+	struct platform_device *npu;
+	struct npa_carveout co;
+	bool inited;
+};
+
+static int npa_carveout_test_init(struct kunit *test)
+{
+	struct npa_carveout_fixture *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	test->priv = f;
+	f->npu = platform_device_register_simple("npa-kunit-co",
+						 PLATFORM_DEVID_AUTO, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f->npu));
+	KUNIT_ASSERT_EQ(test, dma_coerce_mask_and_coherent(&f->npu->dev,
+							   DMA_BIT_MASK(64)), 0);
+	return 0;
+}
+
+static void npa_carveout_test_exit(struct kunit *test)
+{
+	struct npa_carveout_fixture *f = test->priv;
+
+	if (!f)
+		return;
+	if (f->inited)
+		npa_carveout_fini(&f->co);
+	if (!IS_ERR_OR_NULL(f->npu))
+		platform_device_unregister(f->npu);
+}
+
+/* npa_carveout_init() of @size bytes; the carveout is fini'd at exit. */
+static int npa_carveout_test_make(struct kunit *test, size_t size)
+{
+	struct npa_carveout_fixture *f = test->priv;
+	int ret;
+
+	ret = npa_carveout_init(&f->co, &f->npu->dev, 0, size);
+	f->inited = !ret;
+	return ret;
+}
+
+/* Halving a size that is a page multiple, but not 2^n pages, stays one. */
+static void npa_carveout_test_smaller_pages(struct kunit *test)
+{
+	size_t want = SZ_64M + PAGE_SIZE, size = want;
+	unsigned int n = 0;
+
+	while ((size = npa_carveout_smaller(size, want))) {
+		KUNIT_EXPECT_EQ_MSG(test, size % PAGE_SIZE, 0UL, "size %zu", size);
+		KUNIT_EXPECT_GE(test, size, (size_t)SZ_4M);
+		n++;
+	}
+	/* 32, 16, 8 and 4 MiB. */
+	KUNIT_EXPECT_EQ(test, n, 4U);
+}
+
+/* Below 4 MiB, the size asked for is tried and nothing smaller. */
+static void npa_carveout_test_smaller_small(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, npa_carveout_smaller(SZ_2M, SZ_2M), 0UL);
+	KUNIT_EXPECT_EQ(test, npa_carveout_smaller(SZ_4M, SZ_4M), 0UL);
+	KUNIT_EXPECT_EQ(test, npa_carveout_smaller(SZ_8M, SZ_8M), (size_t)SZ_4M);
+	KUNIT_EXPECT_EQ(test, npa_carveout_smaller(PAGE_SIZE, PAGE_SIZE), 0UL);
+}
+
+/* A carveout (a pool) under 4 MiB is allocated, whole. */
+static void npa_carveout_test_small(struct kunit *test)
+{
+	struct npa_carveout_fixture *f = test->priv;
+
+	KUNIT_ASSERT_EQ(test, npa_carveout_test_make(test, SZ_2M), 0);
+	KUNIT_EXPECT_EQ(test, f->co.size, (size_t)SZ_2M);
+}
+
+/*
+ * More than the machine has, and not 2^n pages: the carveout it gets
+ * after halving is a page multiple.
+ */
+static void npa_carveout_test_halved(struct kunit *test)
+{
+	struct npa_carveout_fixture *f = test->priv;
+
+	KUNIT_ASSERT_EQ(test, npa_carveout_test_make(test, SZ_4G + PAGE_SIZE), 0);
+	KUNIT_EXPECT_LT(test, f->co.size, (size_t)SZ_4G);
+	KUNIT_EXPECT_EQ(test, f->co.size % PAGE_SIZE, 0UL);
+	KUNIT_EXPECT_GE(test, f->co.size, (size_t)SZ_4M);
+}
+
+static struct kunit_case npa_carveout_test_cases[] = {
+	KUNIT_CASE(npa_carveout_test_smaller_pages),
+	KUNIT_CASE(npa_carveout_test_smaller_small),
+	KUNIT_CASE(npa_carveout_test_small),
+	KUNIT_CASE(npa_carveout_test_halved),
+	{}
+};
+
+static struct kunit_suite npa_carveout_test_suite = {
+	.name = "npa_carveout",
+	.init = npa_carveout_test_init,
+	.exit = npa_carveout_test_exit,
+	.test_cases = npa_carveout_test_cases,
+};
+
+kunit_test_suites(&npa_buffer_test_suite, &npa_carveout_test_suite);

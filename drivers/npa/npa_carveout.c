@@ -16,7 +16,8 @@
  *    parameters and mapped with memremap();
  * 3. otherwise dma_alloc_coherent() of ``carveout_size`` bytes, which comes
  *    from CMA when the kernel has it.  Without CMA a large contiguous
- *    allocation fails; the size is then halved down to 4 MiB.
+ *    allocation fails; the size is then halved, in whole pages, down to
+ *    4 MiB (or to the size asked for, when that is less).
  *
  * The region is managed by the kernel's range allocator (gen_pool, best
  * fit, page granular), never by a list of our own; the list kept here only
@@ -24,6 +25,7 @@
  * allocation and freeing; @lock only covers that bookkeeping.
  */
 
+#include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
@@ -55,6 +57,26 @@ static size_t npa_carveout_rmem_size(struct device *dev, size_t size)
 	of_node_put(np);
 	return rmem ? rounddown(rmem->size, PAGE_SIZE) : size;
 }
+
+/**
+ * npa_carveout_smaller() - the next size to try when @size was not there
+ * @size: bytes that could not be allocated.
+ * @want: bytes first asked for.
+ *
+ * Half of @size in whole pages (a carveout is page granular), down to
+ * 4 MiB, or down to @want when that is less (a small reserved-memory pool
+ * is taken whole).
+ *
+ * Context: Any context.
+ * Return: the size, or 0 when nothing smaller is worth trying.
+ */
+size_t npa_carveout_smaller(size_t size, size_t want)
+{
+	size_t half = rounddown(size / 2, PAGE_SIZE);
+
+	return half && half >= min_t(size_t, want, SZ_4M) ? half : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_carveout_smaller);
 
 static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 			    size_t size)
@@ -102,7 +124,7 @@ static int npa_carveout_map(struct npa_carveout *co, phys_addr_t base,
 	}
 
 	want = size;
-	for (; size >= SZ_4M; size /= 2) {
+	for (; size; size = npa_carveout_smaller(size, want)) {
 		co->vaddr = dma_alloc_coherent(dev, size, &co->dma,
 					       GFP_KERNEL | __GFP_NOWARN);
 		if (co->vaddr)
@@ -171,6 +193,7 @@ err_unmap:
 	npa_carveout_fini(co);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_carveout_init);
 
 /**
  * npa_carveout_fini() - release the carveout
@@ -196,6 +219,7 @@ void npa_carveout_fini(struct npa_carveout *co)
 	co->source = NPA_CARVEOUT_NONE;
 	mutex_destroy(&co->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(npa_carveout_fini);
 
 /**
  * npa_carveout_alloc() - allocate and zero a page-aligned region
@@ -364,9 +388,9 @@ void npa_carveout_show(struct npa_carveout *co, struct seq_file *m)
 {
 	struct npa_region *r;
 
+	mutex_lock(&co->lock);
 	seq_printf(m, "carveout %zu bytes, %zu used, %zu free\n", co->size,
 		   co->used, co->pool ? gen_pool_avail(co->pool) : 0);
-	mutex_lock(&co->lock);
 	list_for_each_entry(r, &co->regions, node)
 		seq_printf(m, "%#010llx-%#010llx %8zu KiB %s\n", r->offset,
 			   r->offset + r->size, r->size >> 10, r->owner);

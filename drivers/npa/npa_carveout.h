@@ -78,5 +78,6 @@ void npa_carveout_show(struct npa_carveout *co, struct seq_file *m);
 int npa_carveout_mmap(struct npa_carveout *co, struct npa_region *r,
 		      struct vm_area_struct *vma);
 size_t npa_carveout_used(struct npa_carveout *co);
+size_t npa_carveout_smaller(size_t size, size_t want);
 
 #endif /* __NPA_CARVEOUT_H__ */
