@@ -13,7 +13,8 @@
 #       NPA-GUEST-BEGIN, TAP lines and NPA-RESULT: N itself, then reboots)
 #   -A  x86 (default) or arm64 (qemu-system-aarch64 -M virt, console ttyAMA0)
 #   -d  arm64: device tree source merged into the DTB QEMU generates for
-#       the virt machine (needs dtc)
+#       the virt machine (needs dtc); one that names the SMMUv3 node
+#       (smmuv3@9050000) gets a machine with one (iommu=smmuv3)
 #   -f  file copied into the guest's /npa/ (modules, binaries, data); for
 #       dynamically linked ELF files their shared libraries come along
 #   -l  where to keep the console log
@@ -41,10 +42,10 @@ while getopts "k:s:l:f:t:m:c:a:A:i:d:" o; do
 	m) mem=$OPTARG ;;
 	c) checks=$OPTARG ;;
 	a) append=$OPTARG ;;
-	*) sed -n '3,30p' "$0" >&2; exit 2 ;;
+	*) sed -n '3,27p' "$0" >&2; exit 2 ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$script$init" ] && [ -n "$log" ] || { sed -n '3,30p' "$0" >&2; exit 2; }
+[ -n "$kernel" ] && [ -n "$script$init" ] && [ -n "$log" ] || { sed -n '3,27p' "$0" >&2; exit 2; }
 [ -r "$kernel" ] || { echo "qemu-run: cannot read kernel $kernel" >&2; exit 2; }
 busybox=$(command -v busybox || true)
 [ -x /bin/busybox ] && busybox=/bin/busybox
@@ -117,7 +118,10 @@ x86)
 	      -kernel "$kernel" -initrd "$root.cpio.gz"
 	      -append "console=ttyS0 $cmdline") ;;
 arm64)
-	machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m "$mem" -smp 2)
+	# A device tree that names the SMMUv3 node puts a device behind it.
+	board=virt
+	[ -n "$dtsi" ] && grep -q 'smmuv3@9050000' "$dtsi" && board=virt,iommu=smmuv3
+	machine=(qemu-system-aarch64 -M "$board" -cpu cortex-a57 -accel tcg -m "$mem" -smp 2)
 	if [ -n "$dtsi" ]; then
 		# The virt machine's own DTB plus our nodes: dtc merges the
 		# second root node into the first.

@@ -23,8 +23,10 @@
  * place.  A foreign one (udmabuf, a camera) is attached to the NPU device
  * and mapped with dma_buf_map_attachment(), then vmapped, because the
  * simulated NPU reaches memory through the CPU: with the exporter's vmap,
- * or, for exporters without one (udmabuf in 6.1), by mapping the pages of
- * its scatterlist.
+ * or, for exporters without one (udmabuf in 6.1), by mapping the pages
+ * behind the bus addresses mapped for the NPU: the physical pages with
+ * direct DMA, or what the NPU's IOMMU translates them to
+ * (iommu_iova_to_phys()) behind an IOMMU.
  */
 
 #include <kunit/visibility.h>
@@ -34,6 +36,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
+#include <linux/iommu.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -272,20 +275,42 @@ err_put:
 }
 
 /*
+ * The physical address behind the NPU's bus address @addr: through the
+ * NPU's IOMMU domain when it has one (@dom), else the direct mapping's.
+ * 0 when the IOMMU has nothing mapped there.
+ */
+static phys_addr_t npa_mapping_phys(struct device *dev,
+				    struct iommu_domain *dom, dma_addr_t addr)
+{
+	if (dom)
+		return iommu_iova_to_phys(dom, addr);
+	return dma_to_phys(dev, addr);
+}
+
+/*
  * Map a foreign buffer without a vmap into the kernel: the simulated NPU
- * "does DMA" to the bus addresses the exporter mapped for it, which with
- * direct DMA are physical pages.  (The CPU side of the sg table is not
- * ours to use; CONFIG_DMABUF_DEBUG even scrambles it.)
+ * "does DMA" to the bus addresses the exporter mapped for it, which are
+ * physical pages with direct DMA, and I/O virtual addresses that the NPU's
+ * IOMMU translates behind one.  (The CPU side of the sg table is not ours
+ * to use; CONFIG_DMABUF_DEBUG even scrambles it.)
  */
 static int npa_mapping_vmap_pages(struct device *dev, struct npa_mapping *m,
 				  size_t size)
 {
 	size_t n = PAGE_ALIGN(size) >> PAGE_SHIFT, i = 0;
+	struct iommu_domain *dom = NULL;
 	struct sg_dma_page_iter it;
 	struct scatterlist *sg;
 	struct page **pages;
 	unsigned int k;
 
+	if (device_iommu_mapped(dev)) {
+		dom = iommu_get_domain_for_dev(dev);
+		if (!dom) {
+			dev_warn_ratelimited(dev, "a dma-buf without a vmap behind an IOMMU without a domain cannot be imported\n");
+			return -EOPNOTSUPP;
+		}
+	}
 	/* Whole pages only: a segment starting inside a page cannot be mapped. */
 	for_each_sgtable_dma_sg(m->sgt, sg, k)
 		if (!PAGE_ALIGNED(sg_dma_address(sg)) ||
@@ -295,10 +320,11 @@ static int npa_mapping_vmap_pages(struct device *dev, struct npa_mapping *m,
 	if (!pages)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(m->sgt, &it, 0) {
-		unsigned long pfn = PHYS_PFN(dma_to_phys(dev,
-				sg_page_iter_dma_address(&it)));
+		phys_addr_t phys = npa_mapping_phys(dev, dom,
+				sg_page_iter_dma_address(&it));
+		unsigned long pfn = PHYS_PFN(phys);
 
-		if (i == n || !pfn_valid(pfn))
+		if (i == n || !phys || !pfn_valid(pfn))
 			break;
 		pages[i++] = pfn_to_page(pfn);
 	}

@@ -6,7 +6,8 @@
  * checks that the driver bound the device tree's NPU (and made no NPU of its
  * own), that the carveout is exactly the reserved region, that dma-bufs
  * mmap through the DMA API and that a job runs (with npa-dt.dtsi also on a
- * second NPU, /dev/npa1), then unloads and reloads.
+ * second NPU, /dev/npa1, and a third behind the IOMMU, /dev/npa2, reading
+ * a udmabuf), then unloads and reloads.
  * TAP lines out, kmemleak at the end, "NPA-RESULT: <failures>" last, then
  * reboot (QEMU runs with -no-reboot).
  *
@@ -15,10 +16,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/udmabuf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -36,6 +39,9 @@
 /* npa-dt.dtsi only: a second NPU with a 16 MiB carveout of its own. */
 #define DT_NPU_B	"/proc/device-tree/npu-b"
 #define CARVEOUT_B_BYTES	(16u << 20)
+/* npa-dt.dtsi only: a third NPU behind the SMMU, with a 2 MiB carveout. */
+#define DT_NPU_C	"/proc/device-tree/npu-c"
+#define CARVEOUT_C_BYTES	(2u << 20)
 
 /* "[no-map] " or "[reusable] ": which kind of pool this boot has. */
 static const char *pool = "";
@@ -254,6 +260,90 @@ static void test_second_npu(void)
 	close(fd);
 }
 
+/* A udmabuf of one page (no vmap in 6.1), mapped at *@p; -1 if none. */
+static int udmabuf_page(int8_t **p)
+{
+	int memfd = memfd_create("npa-dt", MFD_ALLOW_SEALING), dev, buf = -1;
+	struct udmabuf_create c = { .size = 4096 };
+
+	dev = open("/dev/udmabuf", O_RDWR);
+	if (memfd >= 0 && dev >= 0 && !ftruncate(memfd, 4096) &&
+	    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK) >= 0) {
+		c.memfd = memfd;
+		buf = ioctl(dev, UDMABUF_CREATE, &c);
+		*p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+		if (*p == MAP_FAILED) {
+			close(buf);
+			buf = -1;
+		}
+	}
+	if (dev >= 0)
+		close(dev);
+	if (memfd >= 0)
+		close(memfd);
+	return buf;
+}
+
+/*
+ * An NPU behind an IOMMU, with a reserved pool under 4 MiB: the pool is
+ * its carveout, whole, and a job reads a foreign dma-buf without a vmap
+ * through the bus addresses the IOMMU translates, not as physical ones.
+ */
+static void test_iommu_npu(void)
+{
+	struct npa_binding bind[2];
+	struct npa_job_wait w;
+	int fd, model, in, out, job, i, bad = 0, ret;
+	char buf[4096];
+	int8_t *x = NULL, *y;
+
+	T(access("/sys/bus/platform/devices/npu-c/iommu_group", F_OK) == 0,
+	  "npu-c is behind the SMMU (it has an IOMMU group)");
+	T(access("/sys/bus/platform/devices/npu-c/misc/npa2", F_OK) == 0 &&
+	  wait_node("/dev/npa2", 1),
+	  "the driver bound npu-c, a 2 MiB pool: /dev/npa2");
+	T(read_file("/sys/kernel/debug/npa2/carveout", buf, sizeof(buf)) > 0 &&
+	  !strncmp(buf, "carveout 2097152 bytes", 22),
+	  "npa2's carveout is its whole 2 MiB region");
+	fd = npa_open("/dev/npa2");
+	if (fd < 0) {
+		T(0, "open /dev/npa2 (%d)", fd);
+		return;
+	}
+	graph_init_opts(true, true);
+	model = npa_model_create(fd, &graph, 0, 0, NULL);
+	in = udmabuf_page(&x);
+	out = npa_buffer_create(fd, N);
+	y = out < 0 ? NULL : npa_buffer_map(out, 4096);
+	T(model > 0 && in >= 0 && y, "behind the IOMMU: a model, a udmabuf input, an output (%d, %d, %d)",
+	  model, in, out);
+	if (model > 0 && in >= 0 && y) {
+		for (i = 0; i < N; i++)
+			x[i] = (int8_t)(i * 29 - 77);
+		bind[0] = (struct npa_binding){ .fd = in };
+		bind[1] = (struct npa_binding){ .fd = out };
+		memset(&w, 0, sizeof(w));
+		job = npa_job_submit(fd, model, bind, 2, 0, NULL);
+		ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 30000000000LL, &w);
+		for (i = 0; i < N && !ret; i++)
+			bad += y[i] != graph_expect(x[i]);
+		T(ret == 0 && w.status == NPA_JOB_DONE && !bad,
+		  "behind the IOMMU, a job reads a udmabuf through its I/O addresses (%d, %s, %d bytes differ)",
+		  ret, npa_job_status_name(w.status), bad);
+		if (job >= 0)
+			close(job);
+	}
+	if (y)
+		npa_buffer_unmap(y, 4096);
+	if (x)
+		munmap(x, 4096);
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	close(fd);
+}
+
 static void kmemleak(void)
 {
 	static char buf[1 << 16];
@@ -302,6 +392,8 @@ int main(void)
 	}
 	if (!access(DT_NPU_B, F_OK))
 		test_second_npu();
+	if (!access(DT_NPU_C, F_OK))
+		test_iommu_npu();
 	T(unload() == 0, "rmmod npa");
 	T(wait_node("/dev/npa0", 0), "/dev/npa0 is gone");
 	T(load() == 0, "insmod again: the reserved region was given back");
