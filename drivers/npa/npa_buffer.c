@@ -350,13 +350,13 @@ static int npa_mapping_map(struct device *dev, struct npa_mapping *m)
 		ret = PTR_ERR(m->sgt);
 		goto err_detach;
 	}
-	ret = dma_buf_vmap(m->dmabuf, &m->map);
+	ret = dma_buf_vmap_unlocked(m->dmabuf, &m->map);
 	if (!ret && !m->map.is_iomem) {
 		m->vaddr = m->map.vaddr;
 		return 0;
 	}
 	if (!ret)
-		dma_buf_vunmap(m->dmabuf, &m->map);
+		dma_buf_vunmap_unlocked(m->dmabuf, &m->map);
 	iosys_map_clear(&m->map);
 	/* No vmap from the exporter (udmabuf in 6.1): map its pages. */
 	ret = npa_mapping_vmap_pages(dev, m, m->dmabuf->size);
@@ -374,7 +374,7 @@ static void npa_mapping_unmap(struct npa_mapping *m)
 	if (m->vmapped)
 		vunmap(m->vaddr);
 	else
-		dma_buf_vunmap(m->dmabuf, &m->map);
+		dma_buf_vunmap_unlocked(m->dmabuf, &m->map);
 	dma_buf_unmap_attachment_unlocked(m->attach, m->sgt, DMA_BIDIRECTIONAL);
 	dma_buf_detach(m->dmabuf, m->attach);
 }

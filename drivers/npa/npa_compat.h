@@ -20,6 +20,11 @@
  *
  * struct fd's file is read through fd_file() since 6.12, which hides how
  * struct fd stores it; before, it was the member .file.
+ *
+ * dma_buf_vmap() and dma_buf_vunmap() want the buffer's reservation lock
+ * held since 6.2, and dma_buf_vmap_unlocked() and dma_buf_vunmap_unlocked()
+ * take it; in 6.1, dma_buf_vmap() and dma_buf_vunmap() lock by themselves
+ * (dmabuf->lock), and are what the _unlocked() names stand for here.
  */
 #ifndef __NPA_COMPAT_H__
 #define __NPA_COMPAT_H__
@@ -41,6 +46,11 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 {
 	vma->vm_flags |= flags;
 }
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define dma_buf_vmap_unlocked	dma_buf_vmap
+#define dma_buf_vunmap_unlocked	dma_buf_vunmap
 #endif
 
 /* A macro since 6.12: tested as such, in case a 6.1 stable release gets it. */
