@@ -4,14 +4,23 @@
 # allnoconfig plus tools/testing/npa-test.config.  Prints the build directory
 # (usable as KDIR for out-of-tree modules) on stdout.
 #
-# usage: tools/build-kernel.sh [arm64]
+# usage: tools/build-kernel.sh [x86|arm64] [6.1|6.12]
 #   arm64: the arm64 kernel for the device-tree test (the dt stage of
 #   tools/check.sh), cross-built with aarch64-linux-gnu-gcc from
 #   tools/testing/npa-arm64.config;
 #   build modules against it with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
+#   6.12: from Debian's linux-source-6.12 instead of linux-source-6.1
+#   (cached beside it; ~/.cache/npa/kernel-arm64-6.12 points at the arm64 one).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-x86}
+series=${2:-6.1}
+case $series in
+6.1 | 6.12) ;;
+*)
+	echo "build-kernel: unknown kernel series $series (6.1 or 6.12)" >&2
+	exit 2 ;;
+esac
 case $arch in
 x86)
 	frag=$here/tools/testing/npa-test.config
@@ -24,14 +33,19 @@ arm64)
 	exit 2 ;;
 esac
 cache=${NPA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/npa}
-tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
-[ -n "$tarball" ] || { echo "build-kernel: /usr/src/linux-source-6.1.tar.xz missing (apt-get install linux-source-6.1)" >&2; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %Y "$tarball")
-src=$cache/src-$srcver/linux-source-6.1
+[ "$series" = 6.1 ] || link=$link-$series
+tarball=$(ls /usr/src/linux-source-"$series".tar.xz 2>/dev/null || true)
+[ -n "$tarball" ] || { echo "build-kernel: /usr/src/linux-source-$series.tar.xz missing (apt-get install linux-source-$series)" >&2; exit 1; }
+srcver=$(dpkg-query -W -f='${Version}' linux-source-"$series" 2>/dev/null || stat -c %Y "$tarball")
+src=$cache/src-$srcver/linux-source-$series
 hash=$( (cat "$frag"; echo "$srcver"; [ $arch = x86 ] || echo "$arch") | sha256sum | cut -c1-12)
 out=$cache/kernel-$hash
 mkdir -p "$cache"
-exec 9>"$cache/.lock"
+# One lock per source series: a 6.12 build does not hold up the 6.1
+# kernels' users.
+lock=$cache/.lock
+[ "$series" = 6.1 ] || lock=$lock-$series
+exec 9>"$lock"
 flock 9
 if [ ! -f "$src/.npa-extracted" ]; then
 	echo "build-kernel: extracting $tarball" >&2
