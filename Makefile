@@ -11,7 +11,7 @@ NPA_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/npa
 export NPA_CACHE
 
 .PHONY: help deps kernel module module-stock kunit-module lib tools tests \
-	install uninstall check demo deb clean
+	install install-lib uninstall check demo deb clean
 
 help:
 	@echo "make demo          boot the Debian kernel in QEMU and run npa (start here;"
@@ -28,6 +28,7 @@ help:
 	@echo "make tools         build/bin/npactl and libnpa"
 	@echo "make tests         build/bin/npa_* test programs that run in QEMU"
 	@echo "make install       libnpa, its headers and npactl into PREFIX (/usr/local)"
+	@echo "make install-lib   libnpa and its headers only (no json-c needed)"
 	@echo "make uninstall     remove what make install put into PREFIX"
 	@echo "make deb           build/deb/*.deb: npa-dkms, libnpaN, libnpa-dev, npactl"
 	@echo "make clean         remove build/"
@@ -64,10 +65,13 @@ tests: lib
 # PREFIX, LIBDIR, BINDIR and DESTDIR as usual.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-install: tools
-	@$(MAKE) -s -C tools/lib OUT=$(BUILD) PREFIX=$(PREFIX) install
+install: tools install-lib
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BUILD)/bin/npactl $(DESTDIR)$(BINDIR)/
+
+# libnpa alone: needs no json-c (only npactl does).
+install-lib:
+	@$(MAKE) -s -C tools/lib OUT=$(BUILD) PREFIX=$(PREFIX) install
 
 uninstall:
 	@$(MAKE) -s -C tools/lib OUT=$(BUILD) PREFIX=$(PREFIX) uninstall

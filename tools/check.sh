@@ -64,6 +64,10 @@ lint() {
 			"$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 			--show-types ${ignore:+--ignore "$ignore"} -f "$f"
 	done
+	tap "libnpa.h: kernel-doc on every function, no warning" \
+		"$src/scripts/kernel-doc" -none -Werror tools/lib/libnpa.h
+	tap "Documentation/libnpa.rst is what tools/libnpa-doc.sh generates" \
+		sh -c "tools/libnpa-doc.sh '$src' | cmp -s - Documentation/libnpa.rst"
 	tap "sparse (C=2) and W=1 clean, test kernel" \
 		tools/kmod-build.sh "$kdir" build/lint C=2 W=1 CONFIG_NPA_KUNIT_TEST=m
 	dt_binding

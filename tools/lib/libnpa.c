@@ -36,6 +36,15 @@ LIBNPA_ABI_SIZE(npa_placement, 32);
 LIBNPA_ABI_SIZE(npa_binding, 16);
 LIBNPA_ABI_SIZE(npa_job_wait, 56);
 LIBNPA_ABI_SIZE(npa_error, 40);
+/* libnpa's own: four pointers and four counts. */
+static_assert(sizeof(struct npa_graph_desc) == 4 * sizeof(void *) + 16,
+	      "struct npa_graph_desc changed size: bump the SONAME of libnpa");
+
+unsigned int npa_version(void)
+{
+	return NPA_VERSION_MAJOR << 16 | NPA_VERSION_MINOR << 8 |
+	       NPA_VERSION_PATCH;
+}
 
 int npa_ioctl(int fd, unsigned long cmd, void *arg)
 {

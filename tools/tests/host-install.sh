@@ -13,9 +13,11 @@ trap 'rm -rf "$tmp"' EXIT
 p=$tmp/usr
 check "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
 for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.1 \
-	 lib/pkgconfig/libnpa.pc include/libnpa.h include/linux/npa.h; do
+	 lib/pkgconfig/libnpa.pc include/libnpa.h include/npa/linux/npa.h; do
 	check "installed $f" test -e "$p/$f"
 done
+check "the uAPI header is not installed into include/linux (the kernel's)" \
+	test ! -e "$p/include/linux"
 # libnpa.h first: it must bring what it uses (size_t) itself.
 cat > "$tmp/app.c" <<'APP'
 #include <libnpa.h>
@@ -27,6 +29,10 @@ int main(void)
 	/* No /dev/npa0 on the build host: the wrapper must say so. */
 	int fd = npa_open("/nonexistent/npa0");
 
+	/* The library's version is the uAPI header's it was built with. */
+	if (npa_version() != (NPA_VERSION_MAJOR << 16 | NPA_VERSION_MINOR << 8 |
+			      NPA_VERSION_PATCH))
+		return 2;
 	return !(fd < 0 && !strcmp(npa_job_status_name(NPA_JOB_DONE), "done"));
 }
 APP
@@ -42,6 +48,32 @@ check "libnpa.h alone compiles as C99 -pedantic and as C++11" sh -c \
 	 c++ -std=c++11 -pedantic -Wall -Wextra -Werror -c -o '$tmp/h.o' '$tmp/h.cc' \$(pkg-config --cflags libnpa)"
 check "an application builds against the installed libnpa (static)" sh -c \
 	"cc -o '$tmp/app-static' '$tmp/app.c' \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/app-static' | grep -q libnpa && '$tmp/app-static'"
+# Every exported function has a version (libnpa.map), nothing else leaks.
+syms_versioned() {
+	local so=$p/lib/libnpa.so.1
+	objdump -T "$so" >"$tmp/syms" || return 1
+	# Defined functions: all npa_*, all at LIBNPA_1.
+	awk '$4 == ".text" { print $6, $7 }' "$tmp/syms" | sort >"$tmp/defs"
+	[ -s "$tmp/defs" ] || return 1
+	! grep -v '^LIBNPA_1 npa_' "$tmp/defs" || return 1
+	grep -q '^LIBNPA_1 npa_version$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1 npa_job_submit_err$' "$tmp/defs"
+}
+check "libnpa.so exports only npa_* functions, each at version LIBNPA_1" \
+	syms_versioned
+# The map lists every function libnpa.h declares (a new one is exported).
+map_complete() {
+	local f
+	for f in $(sed -n 's/^[a-z0-9_ ]*[ *]\(npa_[a-z_]*\)(.*/\1/p' "$root/tools/lib/libnpa.h"); do
+		grep -q "^[[:space:]]*$f;" "$root/tools/lib/libnpa.map" ||
+			{ echo "$f is not in libnpa.map"; return 1; }
+	done
+}
+check "libnpa.map lists every function of libnpa.h" map_complete
+# The library alone needs no json-c: no pkg-config at all, in fact.
+check "make install-lib installs libnpa without json-c (npactl's)" sh -c \
+	"make -s -C '$root' install-lib PREFIX='$tmp/libonly' PKG_CONFIG=false BUILD='$tmp/libonly-build' &&
+	 test -e '$tmp/libonly/lib/libnpa.so.1' && test ! -e '$tmp/libonly/bin'"
 check "libnpa builds with CFLAGS given on the command line" \
 	make -s -C "$root/tools/lib" OUT="$tmp/cflags" CFLAGS=-O1
 check "make install DESTDIR=... PREFIX=/usr" \
