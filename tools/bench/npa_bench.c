@@ -155,6 +155,7 @@ static void bench_real(const char *dir)
 /* The worst seed of one n: the summary line of the strip tables. */
 struct worst {
 	u32 n, solved, seeds;
+	u32 min_n, max_n;	/* rectangles the generator made */
 	double greedy, npa, ms;
 };
 
@@ -196,6 +197,9 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 			if (run(b, n, strip_budget, &r))
 				continue;
 			line(name, n, &r);
+			if (!w[nw].seeds || n < w[nw].min_n)
+				w[nw].min_n = n;
+			w[nw].max_n = max(w[nw].max_n, n);
 			w[nw].seeds++;
 			w[nw].solved += r.npa == r.lb;
 			w[nw].greedy = max(w[nw].greedy, pct(r.greedy, r.lb));
@@ -204,13 +208,14 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 		}
 		nw++;
 	}
-	printf("\n| %5s | %12s | %9s | %11s | %11s |\n", "n", "greedy worst",
-	       "npa worst", "at optimum", "npa ms max");
-	printf("|-------|--------------|-----------|-------------|-------------|\n");
+	/* n: what was asked for; rects: what the generator made. */
+	printf("\n| %5s | %11s | %12s | %9s | %11s | %11s |\n", "n", "rects",
+	       "greedy worst", "npa worst", "at optimum", "npa ms max");
+	printf("|-------|-------------|--------------|-----------|-------------|-------------|\n");
 	for (s = 0; s < nw; s++)
-		printf("| %5u | %+11.2f%% | %+8.3f%% | %4u of %-3u | %11.1f |\n",
-		       w[s].n, w[s].greedy, w[s].npa, w[s].solved, w[s].seeds,
-		       w[s].ms);
+		printf("| %5u | %5u-%-5u | %+11.2f%% | %+8.3f%% | %4u of %-3u | %11.1f |\n",
+		       w[s].n, w[s].min_n, w[s].max_n, w[s].greedy, w[s].npa,
+		       w[s].solved, w[s].seeds, w[s].ms);
 	printf("\n");
 	free(b);
 }
