@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npa: the simulated NPU's cost model.
+ */
+
+/**
+ * DOC: cost model
+ *
+ * The simulated NPU computes exact results but takes no time that means
+ * anything; this model says how many cycles a small real NPU would need for
+ * the same plan, so that scratch placement and the fast window have a
+ * price.  It follows Arm's Vela performance estimate for an Ethos-U55 with
+ * 256 MACs: per operator, the larger of the compute cycles (MACs over the
+ * array's width) and the memory cycles (bytes over the bandwidth of the
+ * memory they are in: the fast window's SRAM or slow DRAM), since the DMA
+ * and the MAC array overlap, plus, for every pass over the array, the read
+ * latency of the memory that pass starts from.
+ *
+ * A convolution through im2col runs as many passes as its scratch[0] holds
+ * tiles of output pixels, and every pass reads all the weights again: so a
+ * tiny im2col grant costs weight traffic and latency, and an im2col buffer
+ * in the fast window costs less than one in DRAM.
+ *
+ * Everything saturates at U64_MAX instead of wrapping.  The functions are
+ * pure: the simulated NPU and npactl compute the same numbers from the
+ * same plan.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+
+#include "npa_cost.h"
+#include "npa_exec.h"
+
+static u64 npa_cost_add(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_add_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+static u64 npa_cost_mul(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+/* a / b rounded up, for any a. */
+static u64 npa_cost_div_up(u64 a, u64 b)
+{
+	u64 q = div64_u64(a, b);
+
+	return q + (q * b != a);
+}
+
+/* Cycles to move @bytes at @bw_x8 eighths of a byte per cycle. */
+static u64 npa_cost_move(u64 bytes, u64 bw_x8)
+{
+	return npa_cost_div_up(npa_cost_mul(bytes, 8), bw_x8);
+}
+
+static void npa_cost_bytes(struct npa_cost_work *w, u64 bytes, bool fast)
+{
+	if (fast)
+		w->fast_bytes = npa_cost_add(w->fast_bytes, bytes);
+	else
+		w->slow_bytes = npa_cost_add(w->slow_bytes, bytes);
+}
+
+/**
+ * npa_cost_cycles() - cycles an operator takes
+ * @w: what it does.
+ *
+ * max(compute, memory) + passes * latency, with compute = @w->macs over
+ * %NPA_COST_MACS_PER_CYCLE and memory the bytes over their bandwidths.
+ *
+ * Context: Any context.
+ * Return: the cycles, U64_MAX when they do not fit.
+ */
+u64 npa_cost_cycles(const struct npa_cost_work *w)
+{
+	u64 compute = npa_cost_div_up(w->macs, NPA_COST_MACS_PER_CYCLE);
+	u64 memory = npa_cost_add(npa_cost_move(w->slow_bytes, NPA_COST_SLOW_BW_X8),
+				  npa_cost_move(w->fast_bytes, NPA_COST_FAST_BW_X8));
+	u64 latency = w->fast_passes ? NPA_COST_FAST_LATENCY : NPA_COST_SLOW_LATENCY;
+
+	return npa_cost_add(max(compute, memory), npa_cost_mul(w->passes, latency));
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_cycles);
+
+/**
+ * npa_cost_conv() - the work of a convolution with a given im2col grant
+ * @cv: its geometry.
+ * @col_bytes: bytes of its scratch[0] (0: none).
+ * @col_fast: scratch[0] is in the fast window.
+ * @w: out: the work.
+ *
+ * As npa_exec_op() runs it: without im2col, one pass per group reading the
+ * input once; with it, tiles of floor(@col_bytes / k) output pixels per
+ * group, each written to scratch[0] and read back, the weights of the group
+ * read once per tile.  A grant below one patch (or none) gathers the patch
+ * of every pixel from the input: one pixel per pass, the patch moving
+ * through slow memory.
+ *
+ * Context: Any context.
+ */
+void npa_cost_conv(const struct npa_cost_conv *cv, u64 col_bytes,
+		   bool col_fast, struct npa_cost_work *w)
+{
+	u64 gweights = npa_cost_mul(cv->k, cv->filters);
+	u64 tile, tiles, patches;
+
+	*w = (struct npa_cost_work){
+		.macs = npa_cost_mul(npa_cost_mul(cv->groups, cv->pixels), gweights),
+	};
+	npa_cost_bytes(w, cv->ofm_bytes, cv->ofm_fast);
+	if (!cv->im2col || !cv->pixels || !cv->k) {
+		w->passes = max_t(u64, cv->groups, 1);
+		w->fast_passes = cv->ifm_fast;
+		npa_cost_bytes(w, cv->ifm_bytes, cv->ifm_fast);
+		npa_cost_bytes(w, npa_cost_mul(cv->groups, gweights), cv->weights_fast);
+		return;
+	}
+	if (col_bytes < cv->k)
+		col_fast = false;
+	tile = clamp_t(u64, col_bytes / cv->k, 1, cv->pixels);
+	tiles = npa_cost_div_up(cv->pixels, tile);
+	w->passes = npa_cost_mul(cv->groups, tiles);
+	w->fast_passes = col_fast;
+	patches = npa_cost_mul(npa_cost_mul(cv->groups, cv->pixels), cv->k);
+	/* Gathered from the input, written to scratch[0], read back. */
+	npa_cost_bytes(w, patches, cv->ifm_fast);
+	npa_cost_bytes(w, npa_cost_mul(patches, 2), col_fast);
+	npa_cost_bytes(w, npa_cost_mul(w->passes, gweights), cv->weights_fast);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_conv);
+
+/* An activation's [1, C, H, W]; false for a tensor without that shape. */
+static bool npa_cost_chw(const struct npa_tensor_desc *t, u64 *c, u64 *pixels)
+{
+	if (t->dtype != NPA_DTYPE_INT8 || t->dims[0] != 1)
+		return false;
+	*c = t->dims[1];
+	*pixels = (u64)t->dims[2] * t->dims[3];
+	return *c && *pixels;
+}
+
+/**
+ * npa_cost_conv_geometry() - a convolution's geometry from its descriptors
+ * @op: a CONV2D or DWCONV2D operator that passed npa_exec_check().
+ * @x: its input.
+ * @y: its output.
+ * @cv: out: the geometry; the memory flags are false.
+ *
+ * Context: Any context.
+ * Return: false when @op is not a convolution with shaped tensors.
+ */
+bool npa_cost_conv_geometry(const struct npa_op_desc *op,
+			    const struct npa_tensor_desc *x,
+			    const struct npa_tensor_desc *y,
+			    struct npa_cost_conv *cv)
+{
+	const s32 *p = op->params;
+	u64 xc, xpix, yc, ypix, full, pixel;
+
+	if ((op->kind != NPA_OP_CONV2D && op->kind != NPA_OP_DWCONV2D) ||
+	    !npa_cost_chw(x, &xc, &xpix) || !npa_cost_chw(y, &yc, &ypix) ||
+	    p[NPA_P_KH] < 1 || p[NPA_P_KW] < 1 || p[NPA_P_GROUPS] < 0)
+		return false;
+	*cv = (struct npa_cost_conv){
+		.groups = op->kind == NPA_OP_DWCONV2D ? xc :
+			  max_t(u64, p[NPA_P_GROUPS], 1),
+		.pixels = ypix,
+		.ifm_bytes = xc * xpix,
+		.ofm_bytes = yc * ypix,
+	};
+	if (cv->groups > xc || cv->groups > yc)
+		return false;
+	cv->k = xc / cv->groups * p[NPA_P_KH] * p[NPA_P_KW];
+	cv->filters = yc / cv->groups;
+	npa_exec_im2col_bytes(op, x, y, &full, &pixel);
+	cv->im2col = full != 0;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_conv_geometry);
+
+/**
+ * npa_cost_fast() - whether a placed tensor or scratch buffer is fast
+ * @p: its placement.
+ * @fast_window: bytes at the start of the arena that are fast.
+ *
+ * Context: Any context.
+ * Return: true when @p lies wholly in the arena's fast window.
+ */
+bool npa_cost_fast(const struct npa_placement *p, u64 fast_window)
+{
+	return (p->flags & NPA_PLACEMENT_ARENA) && p->offset <= fast_window &&
+	       p->size <= fast_window - p->offset;
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_fast);
+
+/* @src copied to @dst: nothing when they share memory. */
+static void npa_cost_moved(struct npa_cost_work *w,
+			   const struct npa_placement *src,
+			   const struct npa_placement *dst, u64 fast_window)
+{
+	if ((src->flags & dst->flags & NPA_PLACEMENT_ARENA) &&
+	    src->offset == dst->offset)
+		return;
+	if ((src->flags & dst->flags & NPA_PLACEMENT_ARENA) &&
+	    src->buffer == dst->buffer && src->buffer != U32_MAX)
+		return;
+	npa_cost_bytes(w, src->size, npa_cost_fast(src, fast_window));
+	npa_cost_bytes(w, src->size, npa_cost_fast(dst, fast_window));
+}
+
+/**
+ * npa_cost_op() - cycles one operator of a planned graph takes
+ * @op: the operator, validated.
+ * @tensors: the graph's tensor descriptors.
+ * @operands: the graph's operand ids.
+ * @tp: the tensors' placements.
+ * @sp: the scratch placements (the whole array; @op indexes into it).
+ * @fast_window: bytes at the start of the arena that are fast.
+ *
+ * Context: Any context.
+ * Return: the cycles (Documentation/npu.rst, "Cost model").
+ */
+u64 npa_cost_op(const struct npa_op_desc *op,
+		const struct npa_tensor_desc *tensors, const u32 *operands,
+		const struct npa_placement *tp, const struct npa_placement *sp,
+		u64 fast_window)
+{
+	const u32 *in = &operands[op->first_input];
+	const u32 *out = &operands[op->first_output];
+	struct npa_cost_work w = { .passes = 1 };
+	struct npa_cost_conv cv;
+	u64 c, pix;
+	u32 i;
+
+	if (!op->num_inputs || !op->num_outputs)
+		return npa_cost_cycles(&w);
+	w.fast_passes = npa_cost_fast(&tp[in[0]], fast_window);
+	switch (op->kind) {
+	case NPA_OP_CONV2D:
+	case NPA_OP_DWCONV2D:
+		if (op->num_inputs < 2 ||
+		    !npa_cost_conv_geometry(op, &tensors[in[0]], &tensors[out[0]], &cv))
+			break;
+		cv.ifm_fast = w.fast_passes;
+		cv.ofm_fast = npa_cost_fast(&tp[out[0]], fast_window);
+		cv.weights_fast = npa_cost_fast(&tp[in[1]], fast_window);
+		if (op->num_scratch)
+			npa_cost_conv(&cv, sp[op->first_scratch].size,
+				      npa_cost_fast(&sp[op->first_scratch], fast_window),
+				      &w);
+		else
+			npa_cost_conv(&cv, 0, false, &w);
+		return npa_cost_cycles(&w);
+	case NPA_OP_CONCAT:
+		for (i = 0; i < op->num_inputs; i++)
+			npa_cost_moved(&w, &tp[in[i]], &tp[out[0]], fast_window);
+		return npa_cost_cycles(&w);
+	case NPA_OP_SPLIT:
+		for (i = 0; i < op->num_outputs; i++)
+			npa_cost_moved(&w, &tp[in[0]], &tp[out[i]], fast_window);
+		return npa_cost_cycles(&w);
+	case NPA_OP_RESHAPE:
+		npa_cost_moved(&w, &tp[in[0]], &tp[out[0]], fast_window);
+		return npa_cost_cycles(&w);
+	case NPA_OP_FC:
+		if (op->num_inputs >= 2)
+			w.macs = tp[in[1]].size;
+		break;
+	case NPA_OP_MAXPOOL:
+	case NPA_OP_AVGPOOL:
+		if (npa_cost_chw(&tensors[out[0]], &c, &pix) &&
+		    op->params[NPA_P_KH] > 0 && op->params[NPA_P_KW] > 0)
+			w.macs = npa_cost_mul(npa_cost_mul(c, pix),
+					      (u64)op->params[NPA_P_KH] *
+					      op->params[NPA_P_KW]);
+		break;
+	case NPA_OP_ADD:
+	case NPA_OP_MUL:
+	case NPA_OP_ACTIVATION:
+		w.macs = tp[out[0]].size;
+		break;
+	default:
+		break;
+	}
+	/* Every input read once, every output written once. */
+	for (i = 0; i < op->num_inputs; i++)
+		npa_cost_bytes(&w, tp[in[i]].size, npa_cost_fast(&tp[in[i]], fast_window));
+	for (i = 0; i < op->num_outputs; i++)
+		npa_cost_bytes(&w, tp[out[i]].size, npa_cost_fast(&tp[out[i]], fast_window));
+	return npa_cost_cycles(&w);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_op);
+
+/**
+ * npa_cost_graph() - cycles one run of a planned graph takes
+ * @g: the graph, validated.
+ * @tp: its tensors' placements.
+ * @sp: its scratch placements.
+ * @fast_window: bytes at the start of the arena that are fast.
+ *
+ * Context: Any context.
+ * Return: the sum of npa_cost_op() over the operators, saturated.
+ */
+u64 npa_cost_graph(const struct npa_graph *g, const struct npa_placement *tp,
+		   const struct npa_placement *sp, u64 fast_window)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < g->num_ops; i++)
+		total = npa_cost_add(total, npa_cost_op(&g->ops[i], g->tensors,
+							g->operands, tp, sp,
+							fast_window));
+	return total;
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_graph);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npa: the simulated NPU's cost model.
+ *
+ * Pure code, like the planner: no device and no locking, so that npactl
+ * builds the same file on the host and prints the same estimate the
+ * simulated NPU reports.  Documentation/npu.rst gives every parameter and
+ * its source.
+ */
+#ifndef __NPA_COST_H__
+#define __NPA_COST_H__
+
+#include <linux/types.h>
+#include <linux/npa.h>
+
+#include "npa_graph.h"
+
+/* Arm Ethos-U55-256: 256 int8 multiply-accumulates per cycle. */
+#define NPA_COST_MACS_PER_CYCLE		256
+/*
+ * Bandwidths in eighths of a byte per cycle: the fast window is SRAM on
+ * the U55's 64-bit AXI port at the core clock (8 bytes per cycle); slow
+ * memory is DRAM at Vela's Dram_clock_scale 0.234375 on that port
+ * (1.875 bytes per cycle).
+ */
+#define NPA_COST_FAST_BW_X8		64
+#define NPA_COST_SLOW_BW_X8		15
+/* Cycles before a pass's first read arrives: Vela's read latencies. */
+#define NPA_COST_FAST_LATENCY		32
+#define NPA_COST_SLOW_LATENCY		500
+
+/**
+ * struct npa_cost_work - what one operator does, in the model's terms
+ * @macs: multiply-accumulates (taps for pooling, elements for
+ *	element-wise operators).
+ * @passes: passes over the array; each pays the latency of its first read.
+ * @slow_bytes: bytes read or written in slow memory (DRAM).
+ * @fast_bytes: bytes read or written in the fast window (SRAM).
+ * @fast_passes: true when each pass starts with a read from the fast
+ *	window.
+ */
+struct npa_cost_work {
+	u64 macs;
+	u64 passes;
+	u64 slow_bytes;
+	u64 fast_bytes;
+	bool fast_passes;
+};
+
+/**
+ * struct npa_cost_conv - a convolution's geometry, for npa_cost_conv()
+ * @groups: channel groups (input channels for a depthwise convolution).
+ * @pixels: output pixels per group.
+ * @k: bytes of one output pixel's patch (input channels per group times
+ *	the kernel's taps).
+ * @filters: output channels per group.
+ * @ifm_bytes: bytes of the input.
+ * @ofm_bytes: bytes of the output.
+ * @im2col: the convolution goes through an im2col buffer (its kernel is
+ *	not 1x1 or its stride not 1).
+ * @ifm_fast: the input is in the fast window.
+ * @ofm_fast: the output is in the fast window.
+ * @weights_fast: the weights are in the fast window.
+ */
+struct npa_cost_conv {
+	u64 groups;
+	u64 pixels;
+	u64 k;
+	u64 filters;
+	u64 ifm_bytes;
+	u64 ofm_bytes;
+	bool im2col;
+	bool ifm_fast;
+	bool ofm_fast;
+	bool weights_fast;
+};
+
+u64 npa_cost_cycles(const struct npa_cost_work *w);
+void npa_cost_conv(const struct npa_cost_conv *cv, u64 col_bytes,
+		   bool col_fast, struct npa_cost_work *w);
+bool npa_cost_conv_geometry(const struct npa_op_desc *op,
+			    const struct npa_tensor_desc *x,
+			    const struct npa_tensor_desc *y,
+			    struct npa_cost_conv *cv);
+bool npa_cost_fast(const struct npa_placement *p, u64 fast_window);
+u64 npa_cost_op(const struct npa_op_desc *op,
+		const struct npa_tensor_desc *tensors, const u32 *operands,
+		const struct npa_placement *tp, const struct npa_placement *sp,
+		u64 fast_window);
+u64 npa_cost_graph(const struct npa_graph *g, const struct npa_placement *tp,
+		   const struct npa_placement *sp, u64 fast_window);
+
+#endif /* __NPA_COST_H__ */

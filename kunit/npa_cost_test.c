@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the cost model: the properties placement relies on.
+ * More tiles never cost less, the fast window is never slower, more MACs
+ * never cost less, and a whole-graph estimate is the sum of its operators.
+ */
+
+#include <kunit/test.h>
+#include <linux/npa.h>
+
+#include "npa_cost.h"
+
+/* vgg-16's second layer: 3x3, 64 to 64 channels, 224x224. */
+static const struct npa_cost_conv npa_cost_vgg2 = {
+	.groups = 1, .pixels = 224 * 224, .k = 9 * 64, .filters = 64,
+	.ifm_bytes = 64 * 224 * 224, .ofm_bytes = 64 * 224 * 224,
+	.im2col = true,
+};
+
+/* A 3x3 depthwise layer, and one 1x1 layer that needs no im2col. */
+static const struct npa_cost_conv npa_cost_dw = {
+	.groups = 32, .pixels = 56 * 56, .k = 9, .filters = 1,
+	.ifm_bytes = 32 * 56 * 56, .ofm_bytes = 32 * 56 * 56, .im2col = true,
+};
+
+static u64 npa_cost_conv_cycles(const struct npa_cost_conv *cv, u64 col,
+				bool fast)
+{
+	struct npa_cost_work w;
+
+	npa_cost_conv(cv, col, fast, &w);
+	return npa_cost_cycles(&w);
+}
+
+static void npa_cost_test_tiles_monotone(struct kunit *test)
+{
+	const struct npa_cost_conv *cvs[] = { &npa_cost_vgg2, &npa_cost_dw };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cvs); i++) {
+		const struct npa_cost_conv *cv = cvs[i];
+		u64 full = cv->k * cv->pixels, prev = U64_MAX, col;
+
+		/* From no scratch up to the whole buffer and beyond. */
+		for (col = 0; col <= 2 * full; col += max_t(u64, full / 97, 1)) {
+			u64 now = npa_cost_conv_cycles(cv, col, false);
+
+			KUNIT_EXPECT_LE_MSG(test, now, prev, "conv %u, %llu bytes",
+					    i, col);
+			prev = now;
+		}
+		KUNIT_EXPECT_LE(test, npa_cost_conv_cycles(cv, full, false), prev);
+	}
+}
+
+static void npa_cost_test_tiles_cost(struct kunit *test)
+{
+	const struct npa_cost_conv *cv = &npa_cost_vgg2;
+	u64 full = cv->k * cv->pixels;
+	struct npa_cost_work one, many;
+
+	npa_cost_conv(cv, full, false, &one);
+	npa_cost_conv(cv, 16 * cv->k, false, &many);
+	KUNIT_EXPECT_EQ(test, one.passes, 1);
+	KUNIT_EXPECT_EQ(test, many.passes, 3136);
+	KUNIT_EXPECT_EQ(test, one.macs, many.macs);
+	/* Every pass reads the weights again and pays a latency. */
+	KUNIT_EXPECT_GT(test, npa_cost_cycles(&many), 2 * npa_cost_cycles(&one));
+}
+
+static void npa_cost_test_fast_never_slower(struct kunit *test)
+{
+	const struct npa_cost_conv *cv = &npa_cost_vgg2;
+	u64 full = cv->k * cv->pixels, col;
+	struct npa_cost_conv f = *cv;
+
+	for (col = 0; col <= full; col += full / 31) {
+		KUNIT_EXPECT_LE_MSG(test, npa_cost_conv_cycles(cv, col, true),
+				    npa_cost_conv_cycles(cv, col, false),
+				    "%llu bytes", col);
+	}
+	KUNIT_EXPECT_LT(test, npa_cost_conv_cycles(cv, 64 * cv->k, true),
+			npa_cost_conv_cycles(cv, 64 * cv->k, false));
+	f.ifm_fast = true;
+	f.ofm_fast = true;
+	f.weights_fast = true;
+	KUNIT_EXPECT_LT(test, npa_cost_conv_cycles(&f, full, true),
+			npa_cost_conv_cycles(cv, full, true));
+}
+
+static void npa_cost_test_macs_monotone(struct kunit *test)
+{
+	struct npa_cost_work w = { .passes = 1, .slow_bytes = 1000 };
+	u64 prev = 0, macs;
+
+	for (macs = 0; macs < (1ULL << 24); macs = macs * 3 + 1) {
+		u64 now;
+
+		w.macs = macs;
+		now = npa_cost_cycles(&w);
+		KUNIT_EXPECT_GE_MSG(test, now, prev, "%llu MACs", macs);
+		prev = now;
+	}
+	/* Compute-bound: exactly MACs over the array's width plus latency. */
+	w.macs = 256ULL << 20;
+	KUNIT_EXPECT_EQ(test, npa_cost_cycles(&w),
+			(1ULL << 20) + NPA_COST_SLOW_LATENCY);
+}
+
+static void npa_cost_test_bandwidth(struct kunit *test)
+{
+	struct npa_cost_work slow = { .slow_bytes = 15 * 1000 };
+	struct npa_cost_work fast = { .fast_bytes = 8 * 1000, .fast_passes = true };
+
+	/* 1.875 and 8 bytes per cycle, no pass: no latency. */
+	KUNIT_EXPECT_EQ(test, npa_cost_cycles(&slow), 8 * 1000);
+	KUNIT_EXPECT_EQ(test, npa_cost_cycles(&fast), 1000);
+}
+
+static void npa_cost_test_saturates(struct kunit *test)
+{
+	struct npa_cost_work w = {
+		.macs = U64_MAX, .passes = U64_MAX, .slow_bytes = U64_MAX,
+		.fast_bytes = U64_MAX,
+	};
+
+	KUNIT_EXPECT_EQ(test, npa_cost_cycles(&w), U64_MAX);
+}
+
+#define ACT(c, h, w)	{ .dims = { 1, c, h, w }, .dtype = NPA_DTYPE_INT8 }
+
+static void npa_cost_test_graph_sum(struct kunit *test)
+{
+	/* x -> conv 3x3 -> y -> relu -> z; the im2col buffer in scratch. */
+	static const struct npa_tensor_desc t[] = {
+		ACT(4, 8, 8),
+		{ .dims = { 4, 4, 3, 3 }, .dtype = NPA_DTYPE_INT8,
+		  .flags = NPA_TENSOR_CONST },
+		ACT(4, 8, 8),
+		ACT(4, 8, 8),
+	};
+	static const u32 operands[] = { 0, 1, 2, 2, 3 };
+	static const struct npa_op_desc ops[] = {
+		{ .kind = NPA_OP_CONV2D, .num_inputs = 2, .first_output = 2,
+		  .num_outputs = 1, .num_scratch = 1,
+		  .params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3, [NPA_P_SH] = 1,
+			      [NPA_P_SW] = 1, [NPA_P_PAD_T] = 1, [NPA_P_PAD_L] = 1 } },
+		{ .kind = NPA_OP_ACTIVATION, .first_input = 3, .num_inputs = 1,
+		  .first_output = 4, .num_outputs = 1 },
+	};
+	struct npa_placement tp[] = {
+		{ .offset = 0, .size = 256, .flags = NPA_PLACEMENT_ARENA },
+		{ .offset = U64_MAX, .size = 144 },
+		{ .offset = 256, .size = 256, .flags = NPA_PLACEMENT_ARENA },
+		{ .offset = 0, .size = 256, .flags = NPA_PLACEMENT_ARENA },
+	};
+	struct npa_placement sp = {
+		.offset = 512, .size = 36 * 64,
+		.flags = NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH,
+	};
+	struct npa_graph g = {
+		.tensors = t, .ops = ops, .operands = operands, .num_tensors = 4,
+		.num_ops = 2, .num_operands = 5,
+	};
+	u64 a = npa_cost_op(&ops[0], t, operands, tp, &sp, 0);
+	u64 b = npa_cost_op(&ops[1], t, operands, tp, &sp, 0);
+	u64 slow = npa_cost_graph(&g, tp, &sp, 0);
+	u64 fast = npa_cost_graph(&g, tp, &sp, 1 << 20);
+
+	KUNIT_EXPECT_GT(test, a, 0);
+	KUNIT_EXPECT_GT(test, b, 0);
+	KUNIT_EXPECT_EQ(test, slow, a + b);
+	KUNIT_EXPECT_LT(test, fast, slow);
+	/* A quarter of the im2col buffer: four passes, dearer. */
+	sp.size /= 4;
+	KUNIT_EXPECT_GT(test, npa_cost_graph(&g, tp, &sp, 0), slow);
+}
+
+static struct kunit_case npa_cost_test_cases[] = {
+	KUNIT_CASE(npa_cost_test_tiles_monotone),
+	KUNIT_CASE(npa_cost_test_tiles_cost),
+	KUNIT_CASE(npa_cost_test_fast_never_slower),
+	KUNIT_CASE(npa_cost_test_macs_monotone),
+	KUNIT_CASE(npa_cost_test_bandwidth),
+	KUNIT_CASE(npa_cost_test_saturates),
+	KUNIT_CASE(npa_cost_test_graph_sum),
+	{}
+};
+
+static struct kunit_suite npa_cost_test_suite = {
+	.name = "npa_cost",
+	.test_cases = npa_cost_test_cases,
+};
+
+kunit_test_suite(npa_cost_test_suite);
