@@ -20,6 +20,7 @@
 #include "../lib/libnpa.h"
 #include "npactl.h"
 #include "graph.h"
+#include "npa_cost.h"
 
 /* The operator that owns scratch request @idx, or U32_MAX. */
 static u32 owner_of_scratch(const struct npactl_graph *g, u32 idx)
@@ -188,13 +189,58 @@ static u32 count_scratch(const struct npa_graph_plan *plan, u32 n, u32 flag)
 	return c;
 }
 
+/* The cost model's estimates: as planned, scratch at its most, at its least. */
+struct plan_cycles {
+	u64 planned;
+	u64 unlimited;
+	u64 minimum;
+};
+
+/*
+ * Every variable scratch request granted @max (its size) or else its
+ * minimum, at the offset the plan gave it; fast if it still fits the window.
+ */
+static u64 cycles_resized(const struct npa_graph *view,
+			  const struct npa_graph_plan *plan, u64 fast_window,
+			  bool max)
+{
+	struct npa_placement *sp;
+	u64 cycles;
+	u32 i;
+
+	sp = calloc(view->num_scratch + 1, sizeof(*sp));
+	if (!sp)
+		return 0;
+	for (i = 0; i < view->num_scratch; i++) {
+		const struct npa_scratch_desc *d = &view->scratch[i];
+
+		sp[i] = plan->scratch[i];
+		if (d->flags & NPA_SCRATCH_VARIABLE)
+			sp[i].size = max ? d->size : d->min_size;
+	}
+	cycles = npa_cost_graph(view, plan->tensors, sp, fast_window);
+	free(sp);
+	return cycles;
+}
+
+static void plan_cycles(const struct npa_graph *view,
+			const struct npa_graph_plan *plan, u64 fast_window,
+			struct plan_cycles *c)
+{
+	c->planned = npa_cost_graph(view, plan->tensors, plan->scratch,
+				    fast_window);
+	c->unlimited = cycles_resized(view, plan, fast_window, true);
+	c->minimum = cycles_resized(view, plan, fast_window, false);
+}
+
 static double pct(u64 v, u64 of)
 {
 	return of ? 100.0 * (double)v / (double)of : 0.0;
 }
 
 static int print_json(const char *path, const struct npactl_graph *g,
-		      const struct npa_graph_plan *plan, u64 bound, int verify)
+		      const struct npa_graph_plan *plan, u64 bound, int verify,
+		      const struct plan_cycles *cyc)
 {
 	struct json_object *o = json_object_new_object();
 	int ret = 0;
@@ -222,6 +268,9 @@ static int print_json(const char *path, const struct npactl_graph *g,
 	ADD("scratch_growth_bound_bytes", json_object_new_uint64(bound));
 	ADD("scratch_fast", json_object_new_int64(count_scratch(plan, g->num_scratch,
 								NPA_PLACEMENT_FAST)));
+	ADD("sim_cycles", json_object_new_uint64(cyc->planned));
+	ADD("sim_cycles_unlimited", json_object_new_uint64(cyc->unlimited));
+	ADD("sim_cycles_minimum", json_object_new_uint64(cyc->minimum));
 	ADD("plan_ns", json_object_new_uint64(plan->plan_ns));
 	ADD("algorithm",
 	    json_object_new_string(npa_plan_algo_name(plan->algorithm)));
@@ -234,7 +283,8 @@ static int print_json(const char *path, const struct npactl_graph *g,
 }
 
 static void print_text(const char *path, const struct npactl_graph *g,
-		       const struct npa_graph_plan *plan, u64 bound, int verify)
+		       const struct npa_graph_plan *plan, u64 bound, int verify,
+		       const struct plan_cycles *cyc)
 {
 	printf("input:       %s\n", path);
 	if (g->note)
@@ -255,6 +305,10 @@ static void print_text(const char *path, const struct npactl_graph *g,
 	       plan->arena_bytes, plan->scratch_growth);
 	printf("             (stacked: %llu, least possible: %llu)\n",
 	       plan->scratch_growth_naive, bound);
+	printf("cycles:      %llu estimated (%+.3f%% over unlimited scratch: %llu;\n"
+	       "             least scratch: %llu)\n", cyc->planned,
+	       pct(cyc->planned - min(cyc->planned, cyc->unlimited), cyc->unlimited),
+	       cyc->unlimited, cyc->minimum);
 	printf("algorithm:   %s\n", npa_plan_algo_name(plan->algorithm));
 	printf("time:        %.3f ms\n", plan->plan_ns / 1e6);
 	printf("verified:    %s\n", verify ? strerror(-verify) : "ok");
@@ -316,6 +370,7 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 	struct npa_graph_plan plan = { };
 	struct npa_error err = { };
 	struct npa_plan_buf *bufs = NULL;
+	struct plan_cycles cyc;
 	struct npactl_graph g;
 	struct npa_graph view;
 	int ret, verify;
@@ -347,10 +402,11 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 		fprintf(stderr, "npactl: %s: INVALID PLAN: verifier says %s\n",
 			path, strerror(-verify));
 
+	plan_cycles(&view, &plan, lim->fast_window, &cyc);
 	if (out->json)
-		ret = print_json(path, &g, &plan, bound, verify);
+		ret = print_json(path, &g, &plan, bound, verify, &cyc);
 	else
-		print_text(path, &g, &plan, bound, verify);
+		print_text(path, &g, &plan, bound, verify, &cyc);
 	if (!ret && out->csv)
 		ret = write_csv(out->csv, &g, &plan);
 	if (!ret && out->svg)

@@ -64,6 +64,7 @@ json_keys() {
 	for k in buffers tensors ops peak_bytes arena_bytes tensor_bytes \
 		 lower_bound_bytes naive_bytes scratch_bytes_requested \
 		 scratch_growth_bytes scratch_growth_naive_bytes plan_ns \
+		 sim_cycles sim_cycles_unlimited sim_cycles_minimum \
 		 algorithm verified; do
 		[ "$(jf "$tmp/j" $k)" != None ] || { echo "no $k"; return 1; }
 	done
@@ -509,6 +510,24 @@ svg_darknet() {
 }
 check "svg: resnet50 (117 steps) names every k-th operator, renders to PNG" \
 	svg_darknet
+
+# sim_cycles_order FILE: the cost model's estimates are set and ordered:
+# more scratch never costs cycles.
+sim_cycles_order() {
+	local p u m
+	"$NPACTL" plan --json "$1" >"$tmp/j" || return 1
+	p=$(jf "$tmp/j" sim_cycles)
+	u=$(jf "$tmp/j" sim_cycles_unlimited)
+	m=$(jf "$tmp/j" sim_cycles_minimum)
+	echo "# $(basename "$1"): unlimited $u <= planned $p <= minimum $m"
+	[ "$u" -gt 0 ] && [ "$u" -le "$p" ] && [ "$p" -le "$m" ] || return 1
+	# Variable im2col scratch: the least of it costs passes.
+	[ "${2:-}" != strict ] || [ "$u" -lt "$m" ]
+}
+check "cost: scratch.json: 0 < sim_cycles_unlimited <= sim_cycles <= minimum" \
+	sim_cycles_order "$here/examples/scratch.json"
+check "cost: vgg-16: one-tile im2col costs more cycles than the whole buffer" \
+	sim_cycles_order "$cfgdir/vgg-16.cfg" strict
 
 im2col() {
 	local f=$cfgdir/yolov3-tiny.cfg
