@@ -99,7 +99,7 @@ check "npa_load builds against the installed libnpa-dev (pkg-config, shared)" sh
 check "it links $lib's libnpa.so.${lib#libnpa}" sh -c \
 	"ldd '$app' | grep -Eq '=> /(usr/)?lib/[^ ]*/libnpa.so.${lib#libnpa} '"
 check "it builds against the installed static libnpa.a" sh -c \
-	"cc -O2 -D_GNU_SOURCE -Itools/tests -o '$tmp/npa_load.static' tools/tests/npa_load.c \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/npa_load.static' | grep -q libnpa"
+	"cc -O2 -D_GNU_SOURCE -Itools/tests -o '$tmp/npa_load.static' tools/tests/npa_load.c \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/npa_load.static' | grep -q libnpa"
 
 for series in 6.1 6.12; do
 	read -r kd vmlinuz < <(tools/stock-kernel.sh "$series") || {
