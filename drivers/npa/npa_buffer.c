@@ -51,6 +51,7 @@
 #include "npa_carveout.h"
 #include "npa_compat.h"
 #include "npa_drv.h"
+#include "npa_npu.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
 
@@ -519,7 +520,7 @@ int npa_import_get(struct npa_device *ndev, int fd, struct npa_import *imp)
 	}
 
 	/* Each foreign buffer has one slot of the NPU's address space. */
-	if (imp->size > NPA_VA_IMPORT_STRIDE) {
+	if (imp->size > NPA_VA_SLOT_SIZE) {
 		ret = -E2BIG;
 		goto err_put;
 	}

@@ -58,7 +58,8 @@ void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
 	nfile->ndev = ndev;
 	mutex_init(&nfile->lock);
 	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
-	INIT_LIST_HEAD(&nfile->queued);
+	spin_lock_init(&nfile->jobs_lock);
+	INIT_LIST_HEAD(&nfile->jobs);
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_file_init);
 
@@ -90,8 +91,8 @@ EXPORT_SYMBOL_IF_KUNIT(npa_file_put);
  */
 void npa_file_close(struct npa_file *nfile)
 {
-	if (nfile->ndev->npu_dev)
-		npa_sim_cancel_file(&nfile->ndev->sim, nfile);
+	if (nfile->ndev->npu)
+		npa_job_cancel_file(nfile);
 	npa_model_release_all(nfile);
 }
 
@@ -168,7 +169,9 @@ DEFINE_SHOW_ATTRIBUTE(npa_models);
 
 static int npa_reset_set(void *data, u64 val)
 {
-	npa_sim_reset(data);
+	struct npa_npu *npu = data;
+
+	npu->ops->reset(npu);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(npa_reset_fops, NULL, npa_reset_set, "%llu\n");
@@ -181,13 +184,15 @@ static void npa_debugfs_init(struct npa_device *ndev)
 		return;
 	debugfs_create_file("carveout", 0400, ndev->debugfs, ndev,
 			    &npa_carveout_map_fops);
-	debugfs_create_u32("inject_fault", 0600, ndev->debugfs,
-			   &ndev->sim.inject_fault);
-	debugfs_create_u32("inject_hang", 0600, ndev->debugfs,
-			   &ndev->sim.inject_hang);
-	debugfs_create_u32("inject_late_end", 0600, ndev->debugfs,
-			   &ndev->sim.inject_late_end);
-	debugfs_create_file_unsafe("reset", 0200, ndev->debugfs, &ndev->sim,
+	if (IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS)) {
+		debugfs_create_u32("inject_fault", 0600, ndev->debugfs,
+				   &ndev->sim.inject_fault);
+		debugfs_create_u32("inject_hang", 0600, ndev->debugfs,
+				   &ndev->sim.inject_hang);
+		debugfs_create_u32("inject_late_end", 0600, ndev->debugfs,
+				   &ndev->sim.inject_late_end);
+	}
+	debugfs_create_file_unsafe("reset", 0200, ndev->debugfs, ndev->npu,
 				   &npa_reset_fops);
 }
 
@@ -213,6 +218,7 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
 	INIT_LIST_HEAD(&ndev->models);
+	mutex_init(&ndev->arena_lock);
 	mutex_init(&ndev->map_lock);
 	hash_init(ndev->mappings);
 	init_waitqueue_head(&ndev->map_wq);
@@ -225,9 +231,18 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 			dev_err(parent, "no carveout (%d)\n", ret);
 			goto err_free;
 		}
-		ret = npa_sim_init(&ndev->sim, ndev);
+		/* The carveout window must not reach the NPU's slots. */
+		ret = -E2BIG;
+		if (ndev->carveout.size > NPA_VA_SLOTS - NPA_VA_CARVEOUT) {
+			dev_err(parent, "carveout of %zu MiB is above the NPU's %llu MiB window\n",
+				ndev->carveout.size >> 20,
+				(NPA_VA_SLOTS - NPA_VA_CARVEOUT) >> 20);
+			goto err_carveout;
+		}
+		ret = npa_sim_init(&ndev->sim);
 		if (ret)
 			goto err_carveout;
+		ndev->npu = &ndev->sim.npu;
 		ndev->npu_dev = parent;
 	}
 
@@ -245,12 +260,13 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 
 err_sim:
 	if (parent)
-		npa_sim_fini(&ndev->sim);
+		ndev->npu->ops->fini(ndev->npu);
 err_carveout:
 	if (parent)
 		npa_carveout_fini(&ndev->carveout);
 err_free:
 	mutex_destroy(&ndev->map_lock);
+	mutex_destroy(&ndev->arena_lock);
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 	return ERR_PTR(ret);
@@ -271,12 +287,14 @@ void npa_device_destroy(struct npa_device *ndev)
 	misc_deregister(&ndev->misc);
 	WARN_ON_ONCE(atomic_read(&ndev->open_files));
 	if (ndev->npu_dev) {
-		npa_sim_fini(&ndev->sim);
+		ndev->npu->ops->fini(ndev->npu);
+		npa_model_arena_fini(ndev);
 		npa_carveout_fini(&ndev->carveout);
 	}
 	/* Every job, and so every mapping, is gone before the module goes. */
 	WARN_ON_ONCE(!hash_empty(ndev->mappings));
 	mutex_destroy(&ndev->map_lock);
+	mutex_destroy(&ndev->arena_lock);
 	mutex_destroy(&ndev->lock);
 	kfree(ndev);
 }
@@ -287,7 +305,7 @@ static ssize_t jobs_done_show(struct device *dev, struct device_attribute *attr,
 {
 	struct npa_device *ndev = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.jobs_done));
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->npu->jobs_done));
 }
 static DEVICE_ATTR_RO(jobs_done);
 
@@ -296,7 +314,7 @@ static ssize_t jobs_failed_show(struct device *dev,
 {
 	struct npa_device *ndev = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.jobs_failed));
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->npu->jobs_failed));
 }
 static DEVICE_ATTR_RO(jobs_failed);
 
@@ -305,7 +323,7 @@ static ssize_t resets_show(struct device *dev, struct device_attribute *attr,
 {
 	struct npa_device *ndev = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->sim.resets));
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&ndev->npu->resets));
 }
 static DEVICE_ATTR_RO(resets);
 

@@ -30,6 +30,8 @@ struct npa_device;
  * @models: this file's models by handle (struct npa_model).
  * @num_buffers: live buffers created through this file.
  * @num_jobs: jobs of this file not ended yet.
+ * @jobs_lock: see below.
+ * @jobs: its jobs in flight (&npa_job.file_node).
  */
 struct npa_file {
 	struct kref ref;
@@ -39,8 +41,9 @@ struct npa_file {
 	struct xarray models;
 	atomic_t num_buffers;
 	atomic_t num_jobs;
-	/* Its jobs in the NPU queue (npa_job.file_node), under the NPU's lock. */
-	struct list_head queued;
+	/* Protects @jobs. */
+	spinlock_t jobs_lock;
+	struct list_head jobs;
 };
 
 /**
@@ -51,8 +54,13 @@ struct npa_file {
  *	device without an NPU (planning only).
  * @carveout: the contiguous DMA region.
  * @sim: the simulated NPU and its job queue.
+ * @npu: the NPU jobs run on (@sim's), or NULL without one.
  * @lock: see below.
  * @models: live models of all files (struct npa_model.dev_node).
+ * @arena_lock: see below.
+ * @arena: the activation arena the models without a private one share
+ *	(jobs run one at a time), or NULL.
+ * @arena_busy: a job runs in @arena.
  * @debugfs: debugfs directory.
  * @fence_seqno: the last job's number (its fence's seqno).
  * @open_files: number of open files, for diagnostics.
@@ -64,9 +72,14 @@ struct npa_device {
 	struct device *npu_dev;
 	struct npa_carveout carveout;
 	struct npa_sim sim;
+	struct npa_npu *npu;
 	/* Protects @models. */
 	struct mutex lock;
 	struct list_head models;
+	/* Protects @arena and @arena_busy; taken before @lock. */
+	struct mutex arena_lock;
+	struct npa_region *arena;
+	bool arena_busy;
 	struct dentry *debugfs;
 	atomic64_t fence_seqno;
 	atomic_t open_files;

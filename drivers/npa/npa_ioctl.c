@@ -154,8 +154,8 @@ int npa_ioctl_query(struct npa_file *nfile, void *data,
 		npa_model_arena_stats(ndev, &args->shared_arena_bytes,
 				      &args->private_arena_bytes,
 				      &args->arena_need_private_bytes);
-		args->jobs_done = atomic64_read(&ndev->sim.jobs_done);
-		args->jobs_failed = atomic64_read(&ndev->sim.jobs_failed);
+		args->jobs_done = atomic64_read(&ndev->npu->jobs_done);
+		args->jobs_failed = atomic64_read(&ndev->npu->jobs_failed);
 	}
 	args->max_tensors = lim->max_tensors;
 	args->max_ops = lim->max_ops;

@@ -48,7 +48,6 @@
 #include "npa_graph.h"
 #include "npa_job.h"
 #include "npa_model.h"
-#include "npa_sim.h"
 #include "npa_uaccess.h"
 
 #define CREATE_TRACE_POINTS
@@ -94,6 +93,9 @@ static void npa_job_free_work(struct work_struct *work)
 	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
 	kvfree(job->imports);
 	kvfree(job->offsets);
+	kvfree(job->cmds);
+	kvfree(job->operands);
+	kvfree(job->ranges);
 	if (job->model)
 		npa_model_put(job->model);
 	npa_file_put(job->nfile);
@@ -106,6 +108,8 @@ static void npa_fence_release(struct dma_fence *fence)
 {
 	struct npa_job *job = container_of(fence, struct npa_job, fence);
 
+	/* dma_fence_free() kfree()s the fence: it must start the job. */
+	BUILD_BUG_ON(offsetof(struct npa_job, fence));
 	/* Puts below may sleep; the last fence put may not. */
 	INIT_WORK(&job->free_work, npa_job_free_work);
 	queue_work(npa_job_wq, &job->free_work);
@@ -116,18 +120,6 @@ static const struct dma_fence_ops npa_fence_ops = {
 	.get_timeline_name = npa_fence_timeline_name,
 	.release = npa_fence_release,
 };
-
-/**
- * npa_job_started() - the NPU starts running @job
- * @job: the job.
- *
- * Context: Process context.
- */
-void npa_job_started(struct npa_job *job)
-{
-	job->start_ns = ktime_get_ns();
-	trace_npa_job_start(job->fence.seqno, job->model->graph.num_ops);
-}
 
 void npa_job_get(struct npa_job *job)
 {
@@ -147,6 +139,61 @@ static void npa_job_unmap_work(struct work_struct *work)
 	npa_job_put(job);
 }
 
+static void npa_job_end(struct npa_job *job, u32 status);
+
+static struct npa_job *to_npa_job(struct npa_npu_job *hw)
+{
+	return container_of(hw, struct npa_job, hw);
+}
+
+/*
+ * The NPU is about to run the job: bind its arena at %NPA_VA_ARENA and
+ * give the simulated NPU's engine, the CPU, access to its buffers.
+ */
+static int npa_job_prepare(struct npa_npu_job *hw)
+{
+	struct npa_job *job = to_npa_job(hw);
+	struct npa_region *arena;
+	u32 i;
+
+	trace_npa_job_start(job->fence.seqno, hw->num_cmds);
+	if (job->model->plan.arena_bytes) {
+		arena = npa_model_arena_get(job->model);
+		if (!arena)
+			return -ENOMEM;
+		job->arena = true;
+		job->ranges[hw->num_ranges++] = (struct npa_npu_range){
+			NPA_VA_ARENA, arena->size, arena->vaddr };
+	}
+	for (i = 0; i < job->num_imports; i++)
+		npa_import_sync(&job->imports[i], true);
+	return 0;
+}
+
+/* The NPU is done with the job. */
+static void npa_job_done(struct npa_npu_job *hw)
+{
+	struct npa_job *job = to_npa_job(hw);
+	unsigned long flags;
+	u32 i;
+
+	if (hw->prepared) {
+		for (i = 0; i < job->num_imports; i++)
+			npa_import_sync(&job->imports[i], false);
+	}
+	if (job->arena)
+		npa_model_arena_put(job->model);
+	spin_lock_irqsave(&job->nfile->jobs_lock, flags);
+	list_del_init(&job->file_node);
+	spin_unlock_irqrestore(&job->nfile->jobs_lock, flags);
+	npa_job_end(job, hw->status);
+}
+
+static const struct npa_npu_job_ops npa_job_npu_ops = {
+	.prepare = npa_job_prepare,
+	.done = npa_job_done,
+};
+
 /**
  * npa_job_end() - end a job and drop the queue's reference
  * @job: a job that was queued.
@@ -157,9 +204,10 @@ static void npa_job_unmap_work(struct work_struct *work)
  *
  * Context: Process context, no npa lock held: may free the model.
  */
-void npa_job_end(struct npa_job *job, u32 status)
+static void npa_job_end(struct npa_job *job, u32 status)
 {
 	job->status = status;
+	job->start_ns = job->hw.start_ns;
 	job->end_ns = ktime_get_ns();
 	trace_npa_job_end(job->fence.seqno, status,
 			  job->start_ns ? job->end_ns - job->start_ns : 0);
@@ -307,10 +355,147 @@ static int npa_job_check_args(struct npa_device *ndev,
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_BINDING_SIZE,
 				     NPA_ERR_BAD_VALUE, args->binding_size,
 				     NPA_MAX_ELEM_SIZE, -EINVAL);
-	if (args->timeout_ns > NPA_SIM_MAX_TIMEOUT_NS)
+	if (args->timeout_ns > NPA_NPU_MAX_TIMEOUT_NS)
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_TIMEOUT_NS,
 				     NPA_ERR_TOO_BIG, args->timeout_ns,
-				     NPA_SIM_MAX_TIMEOUT_NS, -EINVAL);
+				     NPA_NPU_MAX_TIMEOUT_NS, -EINVAL);
+	return 0;
+}
+
+static struct npa_npu *npa_job_npu(struct npa_file *nfile)
+{
+	return nfile->ndev->npu;
+}
+
+/*
+ * Queue a job on the NPU, which holds a reference until it ends; it is on
+ * its file's list until then, for npa_job_cancel_file().
+ */
+static void npa_job_queue(struct npa_job *job)
+{
+	struct npa_file *nfile = job->nfile;
+	unsigned long flags;
+
+	npa_job_get(job);
+	spin_lock_irqsave(&nfile->jobs_lock, flags);
+	list_add_tail(&job->file_node, &nfile->jobs);
+	spin_unlock_irqrestore(&nfile->jobs_lock, flags);
+	npa_job_npu(nfile)->ops->queue(npa_job_npu(nfile), &job->hw);
+}
+
+/**
+ * npa_job_cancel_file() - cancel every job of a closing file
+ * @nfile: the file.
+ *
+ * Context: Process context.
+ */
+void npa_job_cancel_file(struct npa_file *nfile)
+{
+	struct npa_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&nfile->jobs_lock, flags);
+	list_for_each_entry(job, &nfile->jobs, file_node)
+		WRITE_ONCE(job->hw.cancel, true);
+	spin_unlock_irqrestore(&nfile->jobs_lock, flags);
+	npa_job_npu(nfile)->ops->cancel(npa_job_npu(nfile));
+}
+
+/*
+ * Where the NPU reaches each bound buffer: npa's own in the carveout
+ * window, a foreign one in a slot of its own.  The arena's range is added
+ * when the job runs (npa_job_prepare()).
+ */
+static u64 npa_job_buffer_va(struct npa_job *job, u32 i)
+{
+	const struct npa_import *imp = &job->imports[i];
+	struct npa_carveout *co = &job->nfile->ndev->carveout;
+
+	if (!imp->mapping)
+		return NPA_VA_CARVEOUT + (imp->vaddr - co->vaddr);
+	return NPA_VA_IMPORT(i);
+}
+
+/* Tensor @t's operand: the arena's slot or its buffer's address. */
+static struct npa_npu_operand npa_job_tensor(const struct npa_model *model,
+					     const u64 *bind_va, u32 t)
+{
+	const struct npa_placement *p = &model->plan.tensors[t];
+	const struct npa_tensor_desc *d = &model->graph.tensors[t];
+
+	return (struct npa_npu_operand){
+		.va = (p->flags & NPA_PLACEMENT_ARENA) ? NPA_VA_ARENA + p->offset :
+			bind_va[t],
+		.size = npa_tensor_bytes(d), .desc = d,
+	};
+}
+
+/*
+ * Turn the bound model into what the NPU runs: one command per operator,
+ * operands by device address, and the ranges the job may touch.
+ */
+static int npa_job_build(struct npa_job *job)
+{
+	const struct npa_model *model = job->model;
+	const struct npa_graph *g = &model->graph;
+	struct npa_npu_operand *o;
+	struct npa_npu_cmd *cmds;
+	u32 i, k, n = 0;
+	u64 *bind_va;
+
+	for (i = 0; i < g->num_ops; i++)
+		n += g->ops[i].num_inputs + g->ops[i].num_outputs +
+		     g->ops[i].num_scratch;
+	cmds = kvcalloc(g->num_ops, sizeof(*cmds), GFP_KERNEL_ACCOUNT);
+	o = kvcalloc(max(n, 1U), sizeof(*o), GFP_KERNEL_ACCOUNT);
+	job->ranges = kvcalloc(job->num_imports + 1, sizeof(*job->ranges),
+			       GFP_KERNEL_ACCOUNT);
+	bind_va = kvcalloc(g->num_tensors, sizeof(*bind_va), GFP_KERNEL);
+	job->cmds = cmds;
+	job->operands = o;
+	if (!cmds || !o || !job->ranges || !bind_va) {
+		kvfree(bind_va);
+		return -ENOMEM;
+	}
+
+	for (i = 0; i < job->num_imports; i++) {
+		u64 va = npa_job_buffer_va(job, i);
+
+		job->ranges[i] = (struct npa_npu_range){
+			va, job->imports[i].size, job->imports[i].vaddr };
+		bind_va[model->binds[i]] = va + job->offsets[i];
+	}
+	for (i = 0, n = 0; i < g->num_ops; i++) {
+		const struct npa_op_desc *op = &g->ops[i];
+
+		cmds[i] = (struct npa_npu_cmd){
+			.op = op, .first = n, .num_in = op->num_inputs,
+			.num_out = op->num_outputs,
+			.num_scratch = op->num_scratch,
+		};
+		for (k = 0; k < op->num_inputs; k++)
+			o[n++] = npa_job_tensor(model, bind_va,
+						g->operands[op->first_input + k]);
+		for (k = 0; k < op->num_outputs; k++)
+			o[n++] = npa_job_tensor(model, bind_va,
+						g->operands[op->first_output + k]);
+		for (k = 0; k < op->num_scratch; k++) {
+			const struct npa_placement *p =
+				&model->plan.scratch[op->first_scratch + k];
+
+			o[n++] = (struct npa_npu_operand){
+				NPA_VA_ARENA + p->offset, p->size, NULL };
+		}
+	}
+	kvfree(bind_va);
+
+	job->hw = (struct npa_npu_job){
+		.ops = &npa_job_npu_ops, .cmds = cmds, .num_cmds = g->num_ops,
+		.operands = o, .ranges = job->ranges,
+		.num_ranges = job->num_imports, .timeout_ns = job->timeout_ns,
+		.fault_cmd = NPA_JOB_OP_NONE,
+	};
+	INIT_LIST_HEAD(&job->hw.node);
 	return 0;
 }
 
@@ -346,7 +531,6 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	 * open file pins it now.
 	 */
 	__module_get(THIS_MODULE);
-	job->fault_op = NPA_JOB_OP_NONE;
 	spin_lock_init(&job->fence_lock);
 	/*
 	 * A context of its own: jobs do not end in submission order (a
@@ -356,13 +540,12 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	dma_fence_init(&job->fence, &npa_fence_ops, &job->fence_lock,
 		       dma_fence_context_alloc(1),
 		       atomic64_inc_return(&ndev->fence_seqno));
-	INIT_LIST_HEAD(&job->node);
 	INIT_LIST_HEAD(&job->file_node);
 	init_waitqueue_head(&job->wq);
 	job->nfile = npa_file_get(nfile);
 	job->submit_ns = ktime_get_ns();
 	job->timeout_ns = args->timeout_ns ? args->timeout_ns :
-		NPA_SIM_DEFAULT_TIMEOUT_NS;
+		NPA_NPU_DEFAULT_TIMEOUT_NS;
 	/* From here on, putting the fence frees everything. */
 
 	job->model = npa_model_lookup(nfile, args->model);
@@ -386,6 +569,9 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 		goto err_put;
 	}
 	ret = npa_job_bind(job, args, &rep);
+	if (ret)
+		goto err_put;
+	ret = npa_job_build(job);
 	if (ret)
 		goto err_put;
 
@@ -429,7 +615,7 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 
 	/* Nothing can fail any more. */
 	trace_npa_job_submit(job->fence.seqno, args->model, args->num_bindings);
-	npa_sim_queue(&ndev->sim, job);
+	npa_job_queue(job);
 	fd_install(jfd, jfile);
 	if (sync)
 		fd_install(sfd, sync->file);
@@ -515,8 +701,8 @@ int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
 		/* Pairs with the ordered test_and_set_bit() of the signal. */
 		smp_rmb();
 		args->status = job->status;
-		args->op = job->fault_op;
-		args->fault_addr = job->fault_addr;
+		args->op = job->hw.fault_cmd;
+		args->fault_addr = job->hw.fault_addr;
 		args->submit_ns = job->submit_ns;
 		args->start_ns = job->start_ns;
 		args->end_ns = job->end_ns;
@@ -539,7 +725,8 @@ int npa_ioctl_job_cancel(struct npa_file *nfile, void *data,
 	job = npa_job_from_fd(nfile, args->job_fd, &f, &ret);
 	if (!job)
 		return ret;
-	npa_sim_cancel(&nfile->ndev->sim, job);
+	WRITE_ONCE(job->hw.cancel, true);
+	npa_job_npu(nfile)->ops->cancel(npa_job_npu(nfile));
 	fdput(f);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <linux/wait.h>
 
 #include "npa_buffer.h"
+#include "npa_npu.h"
 
 struct npa_file;
 struct npa_ioctl_out;
@@ -23,31 +24,34 @@ struct npa_model;
 /**
  * struct npa_job - one run of a model
  * @fence: signalled when the job ends.  Its reference count is the job's:
- *	held by the job fd, by a sync_file, and by the queue while the job
- *	is in flight.
+ *	held by the job fd, by a sync_file, and by the NPU while the job is
+ *	in flight.
+ * @hw: what the NPU runs: commands, operands and ranges built from the
+ *	model and the bindings at submit.
  * @free_work: frees the job in process context after the last put.
  * @unmap_work: releases the foreign buffers of a job that ended.
  * @fence_lock: the fence's lock.
  * @nfile: the submitting file (a reference).
- * @model: the model (a reference).
+ * @model: the model (a reference) until the job ends.
  * @imports: one per bound tensor, in the model's bind order.
  * @offsets: where each bound tensor starts inside its buffer.
  * @num_imports: entries in @imports and @offsets.
- * @node: in the NPU queue.
- * @file_node: in its file's list of queued jobs, while in the NPU queue.
+ * @cmds: backs @hw.cmds.
+ * @operands: backs @hw.operands.
+ * @ranges: backs @hw.ranges: the buffers', then the arena's.
+ * @arena: the job holds its model's arena (npa_model_arena_get()).
+ * @file_node: in its file's &npa_file.jobs while in flight.
  * @wq: woken when the job ends (poll).
  * @timeout_ns: the watchdog's limit for this job.
  * @status: enum npa_job_status.
- * @fault_op: the op that faulted or refused its operands, else
- *	%NPA_JOB_OP_NONE.
- * @fault_addr: the device address that faulted.
  * @submit_ns: CLOCK_MONOTONIC times, see &struct npa_job_wait.
  * @start_ns: see &struct npa_job_wait.
  * @end_ns: see &struct npa_job_wait.
- * @cancel: userspace asked to cancel it.
  */
 struct npa_job {
+	/* First: dma_fence_free() frees the job through it. */
 	struct dma_fence fence;
+	struct npa_npu_job hw;
 	struct work_struct free_work;
 	struct work_struct unmap_work;
 	/* Protects @fence's state (the dma_fence lock). */
@@ -57,25 +61,24 @@ struct npa_job {
 	struct npa_import *imports;
 	u64 *offsets;
 	u32 num_imports;
-	struct list_head node;
+	struct npa_npu_cmd *cmds;
+	struct npa_npu_operand *operands;
+	struct npa_npu_range *ranges;
+	bool arena;
 	struct list_head file_node;
 	wait_queue_head_t wq;
 	u64 timeout_ns;
 	u32 status;
-	u32 fault_op;
-	u64 fault_addr;
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;
-	bool cancel;
 };
 
 int npa_job_init(void);
 void npa_job_exit(void);
 void npa_job_get(struct npa_job *job);
 void npa_job_put(struct npa_job *job);
-void npa_job_started(struct npa_job *job);
-void npa_job_end(struct npa_job *job, u32 status);
+void npa_job_cancel_file(struct npa_file *nfile);
 
 int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 			 struct npa_ioctl_out *out);

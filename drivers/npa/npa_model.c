@@ -63,6 +63,109 @@ void npa_model_free(struct npa_model *model)
 	kfree(model);
 }
 
+/* Largest activation arena among the models that share the device's. */
+static u64 npa_model_shared_need(struct npa_device *ndev)
+{
+	struct npa_model *model;
+	u64 need = 0;
+
+	mutex_lock(&ndev->lock);
+	list_for_each_entry(model, &ndev->models, dev_node)
+		if (model->shares_arena)
+			need = max(need, model->plan.arena_bytes);
+	mutex_unlock(&ndev->lock);
+	return need;
+}
+
+/*
+ * Give back what the shared arena holds beyond what the remaining models
+ * need; the next job allocates what it needs.
+ */
+static void npa_model_arena_trim_locked(struct npa_device *ndev)
+{
+	lockdep_assert_held(&ndev->arena_lock);
+	if (ndev->arena &&
+	    PAGE_ALIGN(npa_model_shared_need(ndev)) < ndev->arena->size) {
+		npa_carveout_free(&ndev->carveout, ndev->arena);
+		ndev->arena = NULL;
+	}
+}
+
+/**
+ * npa_model_arena_get() - the activation arena a job of @model runs in
+ * @model: a model with an arena (&npa_graph_plan.arena_bytes not 0).
+ *
+ * A private arena, or the one the device's other models share, grown to
+ * what the largest of them needs if it is too small: the NPU runs one job
+ * at a time, so they take turns.  Give it back with npa_model_arena_put()
+ * when the job ends.
+ *
+ * Context: Process context; the NPU's queue, before a job runs.
+ * Return: the arena, or NULL: the carveout has no room for it.
+ */
+struct npa_region *npa_model_arena_get(struct npa_model *model)
+{
+	struct npa_device *ndev = model->ndev;
+	struct npa_region *arena;
+	u64 need;
+
+	if (model->arena)
+		return model->arena;
+	mutex_lock(&ndev->arena_lock);
+	WARN_ON_ONCE(ndev->arena_busy);
+	if (!ndev->arena || ndev->arena->size < model->plan.arena_bytes) {
+		need = max(npa_model_shared_need(ndev), model->plan.arena_bytes);
+		npa_carveout_free(&ndev->carveout, ndev->arena);
+		ndev->arena = npa_carveout_alloc(&ndev->carveout, need,
+						 "shared arena");
+		/*
+		 * What other models may need later must not fail this job:
+		 * buffers may hold the room for it now.  Its own need is
+		 * enough.
+		 */
+		if (IS_ERR(ndev->arena) && need > model->plan.arena_bytes)
+			ndev->arena = npa_carveout_alloc(&ndev->carveout,
+							 model->plan.arena_bytes,
+							 "shared arena");
+		if (IS_ERR(ndev->arena))
+			ndev->arena = NULL;
+	}
+	arena = ndev->arena;
+	ndev->arena_busy = !!arena;
+	mutex_unlock(&ndev->arena_lock);
+	return arena;
+}
+
+/**
+ * npa_model_arena_put() - a job of @model is done with its arena
+ * @model: the model whose npa_model_arena_get() succeeded.
+ *
+ * Context: Process context.
+ */
+void npa_model_arena_put(struct npa_model *model)
+{
+	struct npa_device *ndev = model->ndev;
+
+	if (model->arena)
+		return;
+	mutex_lock(&ndev->arena_lock);
+	ndev->arena_busy = false;
+	npa_model_arena_trim_locked(ndev);
+	mutex_unlock(&ndev->arena_lock);
+}
+
+/**
+ * npa_model_arena_fini() - free the shared arena of a device going away
+ * @ndev: the device; no model is left.
+ *
+ * Context: Process context.
+ */
+void npa_model_arena_fini(struct npa_device *ndev)
+{
+	npa_carveout_free(&ndev->carveout, ndev->arena);
+	ndev->arena = NULL;
+}
+
 static void npa_model_release(struct kref *ref)
 {
 	struct npa_model *model = container_of(ref, struct npa_model, ref);
@@ -71,8 +174,12 @@ static void npa_model_release(struct kref *ref)
 	mutex_lock(&ndev->lock);
 	list_del(&model->dev_node);
 	mutex_unlock(&ndev->lock);
-	if (!model->arena)
-		npa_sim_trim(&ndev->sim);
+	if (!model->arena) {
+		mutex_lock(&ndev->arena_lock);
+		if (!ndev->arena_busy)
+			npa_model_arena_trim_locked(ndev);
+		mutex_unlock(&ndev->arena_lock);
+	}
 	npa_model_free(model);
 }
 

@@ -75,6 +75,9 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m);
 void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
 			   u64 *need_private);
 void npa_model_release_all(struct npa_file *nfile);
+struct npa_region *npa_model_arena_get(struct npa_model *model);
+void npa_model_arena_put(struct npa_model *model);
+void npa_model_arena_fini(struct npa_device *ndev);
 void npa_model_report(const struct npa_model *model,
 		      struct npa_model_create *args);
 
