@@ -9,6 +9,7 @@
 #include <linux/npa.h>
 
 #include "npa_drv.h"
+#include "npa_ioctl.h"
 
 static void npa_drv_test_create_destroy(struct kunit *test)
 {

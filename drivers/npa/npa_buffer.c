@@ -50,8 +50,9 @@
 #include "npa_buffer.h"
 #include "npa_carveout.h"
 #include "npa_compat.h"
-#include "npa_drv.h"
+#include "npa_device.h"
 #include "npa_npu.h"
+#include "npa_uaccess.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
 

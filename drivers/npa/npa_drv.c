@@ -32,6 +32,7 @@
 
 #include "npa_compat.h"
 #include "npa_drv.h"
+#include "npa_ioctl.h"
 #include "npa_job.h"
 #include "npa_model.h"
 
@@ -46,50 +47,12 @@ MODULE_PARM_DESC(carveout_size, "carveout bytes (default 64 MiB; halved down to 
 static struct platform_device *npa_pdev;
 
 /**
- * npa_file_init() - set up the state of a new open file
- * @nfile: zeroed state.
- * @ndev: the device it was opened on.
- *
- * Context: Process context.
- */
-void npa_file_init(struct npa_file *nfile, struct npa_device *ndev)
-{
-	kref_init(&nfile->ref);
-	nfile->ndev = ndev;
-	mutex_init(&nfile->lock);
-	xa_init_flags(&nfile->models, XA_FLAGS_ALLOC1);
-	spin_lock_init(&nfile->jobs_lock);
-	INIT_LIST_HEAD(&nfile->jobs);
-}
-EXPORT_SYMBOL_IF_KUNIT(npa_file_init);
-
-struct npa_file *npa_file_get(struct npa_file *nfile)
-{
-	kref_get(&nfile->ref);
-	return nfile;
-}
-
-static void npa_file_release(struct kref *ref)
-{
-	struct npa_file *nfile = container_of(ref, struct npa_file, ref);
-
-	mutex_destroy(&nfile->lock);
-	kfree(nfile);
-}
-
-void npa_file_put(struct npa_file *nfile)
-{
-	kref_put(&nfile->ref, npa_file_release);
-}
-EXPORT_SYMBOL_IF_KUNIT(npa_file_put);
-
-/**
  * npa_file_close() - a file was closed: cancel its jobs, drop its models
  * @nfile: the file.
  *
  * Context: Process context; no other user of the file is left.
  */
-void npa_file_close(struct npa_file *nfile)
+static void npa_file_close(struct npa_file *nfile)
 {
 	if (nfile->ndev->npu)
 		npa_job_cancel_file(nfile);

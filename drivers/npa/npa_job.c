@@ -44,7 +44,7 @@
 #include <linux/npa.h>
 
 #include "npa_compat.h"
-#include "npa_drv.h"
+#include "npa_device.h"
 #include "npa_graph.h"
 #include "npa_job.h"
 #include "npa_model.h"

@@ -37,7 +37,7 @@
 #include <linux/npa.h>
 
 #include "npa_carveout.h"
-#include "npa_drv.h"
+#include "npa_device.h"
 #include "npa_model.h"
 #include "npa_plan.h"
 #include "npa_uaccess.h"

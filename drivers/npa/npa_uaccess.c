@@ -107,6 +107,33 @@ int npa_copy_array_to_user(u64 uptr, u32 usize, const void *src,
 }
 
 /**
+ * npa_ioctl_copy_out() - copy an ioctl's result to userspace now
+ * @out: where it goes, from npa_ioctl().
+ * @data: the kernel copy of the argument, with every result filled in.
+ *
+ * For a handler that makes something userspace can reach by a number (an
+ * fd, a model handle).  Call it after everything that can fail and before
+ * that thing becomes reachable (fd_install(), storing the handle), so that
+ * a caller who cannot receive the number is never given the object:
+ * get_unused_fd_flags(), build the file, copy the result out, and only then
+ * fd_install(); on -EFAULT, put_unused_fd() and fput() instead.  Call it at
+ * most once; npa_ioctl() then does not copy the result again.
+ *
+ * Context: Process context; may fault.
+ * Return: 0, or -EFAULT if the argument cannot be written (some of it may
+ * have been); the handler then undoes everything and returns the error.
+ */
+int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data)
+{
+	if (WARN_ON_ONCE(out->done))
+		return -EINVAL;
+	if (copy_to_user(out->uptr, data, out->size))
+		return -EFAULT;
+	out->done = true;
+	return 0;
+}
+
+/**
  * npa_refuse() - fail MODEL_CREATE or JOB_SUBMIT with a report
  * @dev: the device, for the debug message.
  * @what: the ioctl, for the debug message.
