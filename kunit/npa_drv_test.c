@@ -9,6 +9,7 @@
 #include <linux/npa.h>
 
 #include "npa_drv.h"
+#include "npa_query_cases.h"
 #include "npa_ioctl.h"
 
 static void npa_drv_test_create_destroy(struct kunit *test)
@@ -38,24 +39,30 @@ static void npa_drv_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.caps & ~NPA_CAPS_ALL, 0ULL);
 }
 
-static void npa_drv_test_query_flags(struct kunit *test)
+static void npa_drv_query_case_desc(const struct npa_query_case *c,
+				    char *desc)
 {
-	struct npa_file nfile = { };
-	struct npa_query q = { .flags = 1 };
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s = %s", c->field, c->value);
+}
 
+KUNIT_ARRAY_PARAM(npa_drv_query_case, npa_query_bad_cases,
+		  npa_drv_query_case_desc);
+
+/* Refused, and nothing filled in before the refusal. */
+static void npa_drv_test_query_invalid(struct kunit *test)
+{
+	const struct npa_query_case *c = test->param_value;
+	struct npa_file nfile = { };
+	struct npa_query q = { };
+	u32 v32 = c->val;
+
+	if (c->len == sizeof(v32))
+		memcpy((u8 *)&q + c->off, &v32, sizeof(v32));
+	else
+		memcpy((u8 *)&q + c->off, &c->val, sizeof(c->val));
 	KUNIT_EXPECT_EQ(test, npa_ioctl_dispatch(&nfile, NPA_IOCTL_QUERY, &q),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, q.version_major, 0U);
-}
-
-static void npa_drv_test_query_reserved(struct kunit *test)
-{
-	struct npa_file nfile = { };
-	struct npa_query q = { };
-
-	q.reserved[3] = 1;
-	KUNIT_EXPECT_EQ(test, npa_ioctl_dispatch(&nfile, NPA_IOCTL_QUERY, &q),
-			-EINVAL);
 }
 
 struct npa_drv_bad_cmd {
@@ -90,8 +97,8 @@ static void npa_drv_test_bad_cmd(struct kunit *test)
 static struct kunit_case npa_drv_test_cases[] = {
 	KUNIT_CASE(npa_drv_test_create_destroy),
 	KUNIT_CASE(npa_drv_test_query),
-	KUNIT_CASE(npa_drv_test_query_flags),
-	KUNIT_CASE(npa_drv_test_query_reserved),
+	KUNIT_CASE_PARAM(npa_drv_test_query_invalid,
+			 npa_drv_query_case_gen_params),
 	KUNIT_CASE_PARAM(npa_drv_test_bad_cmd, npa_drv_bad_cmd_gen_params),
 	{}
 };

@@ -27,6 +27,7 @@
 #include "libnpa.h"
 #include "procstate.h"
 #include "tap.h"
+#include "../../kunit/npa_query_cases.h"
 #include "testgraph.h"
 
 #define PAGE		4096
@@ -785,14 +786,7 @@ typedef struct npa_binding b_t;
 	  .teardown = _teardown, .err = _e }
 
 static const struct row rows[] = {
-	/* QUERY: flags and reserved are its only inputs. */
-	A(Q, q_t, flags, 1, -EINVAL),
-	A(Q, q_t, flags, 0x80000000, -EINVAL),
-	A(Q, q_t, flags, U32_MAX, -EINVAL),
-	A(Q, q_t, reserved[0], 1, -EINVAL),
-	A(Q, q_t, reserved[1], 1ULL << 63, -EINVAL),
-	A(Q, q_t, reserved[2], U64_MAX, -EINVAL),
-	A(Q, q_t, reserved[3], 1, -EINVAL),
+	/* QUERY: flags and reserved, its only inputs: npa_query_bad_cases. */
 
 	/* MODEL_CREATE: the argument. */
 	AX(MC, mc_t, tensors, P_NULL, -EFAULT),
@@ -1364,6 +1358,16 @@ int main(void)
 		for (g = 0; g < sizeof(generic) / sizeof(generic[0]); g++)
 			run_generic(ioc, g);
 	run_unknown();
+	for (i = 0; i < sizeof(npa_query_bad_cases) / sizeof(npa_query_bad_cases[0]); i++) {
+		const struct npa_query_case *c = &npa_query_bad_cases[i];
+		struct row q = {
+			.ioc = Q, .tgt = ARG, .field = c->field, .off = c->off,
+			.len = c->len, .sp = LIT, .val = c->val, .vstr = c->value,
+			.err = -EINVAL,
+		};
+
+		run(&q);
+	}
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		run(&rows[i]);
 
