@@ -590,6 +590,105 @@ static void npa_graph_test_exec_check(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, npa_graph_runnable(&g));
 }
 
+/*
+ * A supplied plan: the base graph's own plan, given back, is taken as it
+ * is; each mutation of it is refused with its reason.  In the base graph,
+ * t2 and t3 share memory (ReLU in place) and scratch 0 lives with t2.
+ */
+struct npa_supplied_case {
+	const char *desc;
+	void (*mutate)(struct npa_placement *pt, struct npa_placement *ps);
+	int err;
+	u32 array, index, reason;
+};
+
+static void npa_sup_none(struct npa_placement *pt, struct npa_placement *ps) { }
+
+static void npa_sup_unshared(struct npa_placement *pt, struct npa_placement *ps)
+{
+	pt[3].offset += 64;
+}
+
+static void npa_sup_misaligned(struct npa_placement *pt,
+			       struct npa_placement *ps)
+{
+	pt[2].offset += 1;
+	pt[3].offset += 1;
+}
+
+static void npa_sup_overlap(struct npa_placement *pt, struct npa_placement *ps)
+{
+	ps[0].offset = pt[2].offset;
+}
+
+static void npa_sup_scratch_size(struct npa_placement *pt,
+				 struct npa_placement *ps)
+{
+	ps[0].size = 256;
+}
+
+static void npa_sup_scratch_align(struct npa_placement *pt,
+				  struct npa_placement *ps)
+{
+	ps[0].offset += 16;
+}
+
+static const struct npa_supplied_case npa_supplied_cases[] = {
+	{ "its own plan", npa_sup_none, 0 },
+	{ "t3 away from t2, which it shares", npa_sup_unshared, -EINVAL,
+	  NPA_ERR_ARRAY_PLAN_TENSORS, 3, NPA_ERR_NOT_SHARED },
+	{ "t2 (and t3) one byte off", npa_sup_misaligned, -EINVAL,
+	  NPA_ERR_ARRAY_PLAN_TENSORS, 2, NPA_ERR_MISALIGNED },
+	{ "scratch 0 on t2", npa_sup_overlap, -EINVAL,
+	  NPA_ERR_ARRAY_PLAN_SCRATCH, 0, NPA_ERR_OVERLAP },
+	{ "scratch 0 granted 256 of a fixed 512", npa_sup_scratch_size, -EINVAL,
+	  NPA_ERR_ARRAY_PLAN_SCRATCH, 0, NPA_ERR_BAD_VALUE },
+	{ "scratch 0 16 bytes off its unit's 64", npa_sup_scratch_align,
+	  -EINVAL, NPA_ERR_ARRAY_PLAN_SCRATCH, 0, NPA_ERR_MISALIGNED },
+};
+
+static void npa_supplied_case_desc(const struct npa_supplied_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_supplied, npa_supplied_cases, npa_supplied_case_desc);
+
+static void npa_graph_test_supplied(struct kunit *test)
+{
+	const struct npa_supplied_case *c = test->param_value;
+	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+	struct npa_placement pt[5], ps[1];
+	struct npa_graph_plan *p, *q;
+	struct npa_error err = { };
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	npa_tg_init(tg);
+	p = npa_plan_checked(test, &tg->g);
+	memcpy(pt, p->tensors, sizeof(pt));
+	memcpy(ps, p->scratch, sizeof(ps));
+	c->mutate(pt, ps);
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	ret = npa_graph_plan_supplied(&tg->g, &npa_graph_default_limits, pt, ps,
+				      q, &err);
+	KUNIT_EXPECT_EQ(test, ret, c->err);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, err.array, c->array);
+		KUNIT_EXPECT_EQ(test, err.index, c->index);
+		KUNIT_EXPECT_EQ(test, err.reason, c->reason);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, q->supplied);
+	KUNIT_EXPECT_EQ(test, q->arena_bytes, p->arena_bytes);
+	KUNIT_EXPECT_EQ(test, q->tensor_bytes, p->tensor_bytes);
+	KUNIT_EXPECT_EQ(test, memcmp(q->tensors, p->tensors, sizeof(pt)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(q->scratch, p->scratch, sizeof(ps)), 0);
+	npa_graph_plan_free(q);
+}
+
 static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_valid),
 	KUNIT_CASE_PARAM(npa_graph_test_invalid, npa_graph_bad_gen_params),
@@ -604,6 +703,7 @@ static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_unit_align),
 	KUNIT_CASE(npa_graph_test_refcount),
 	KUNIT_CASE(npa_graph_test_exec_check),
+	KUNIT_CASE_PARAM(npa_graph_test_supplied, npa_supplied_gen_params),
 	{}
 };
 

@@ -1009,20 +1009,170 @@ static void npa_fill_placements(struct npa_lower *l,
 	}
 }
 
-/**
- * npa_graph_plan() - place a validated graph's tensors and scratch
- * @g: a graph that passed npa_graph_validate().
- * @lim: the limits it was validated against.
- * @budget: planner work budget in placements, 0 for the default.
- * @plan: out: the placements and the report; free with
- *	npa_graph_plan_free().
- *
- * Context: Process context; may sleep.
- * Return: 0, or -ENOMEM, or the planner's error.
+/* Buffer @i of a supplied plan's verifier input: which element it is. */
+static void npa_supplied_elem(const struct npa_lower *l, u32 nbufs, u32 i,
+			      u32 *array, u32 *index)
+{
+	u32 t;
+
+	if (i >= nbufs) {
+		*array = NPA_ERR_ARRAY_PLAN_SCRATCH;
+		*index = i - nbufs;
+		return;
+	}
+	*array = NPA_ERR_ARRAY_PLAN_TENSORS;
+	for (t = 0; t < l->g->num_tensors; t++)
+		if (l->bufidx[t] == i)
+			break;
+	*index = t;
+}
+
+/*
+ * The verifier refused the plan: two buffers live at once overlap.  Find
+ * one pair for the report: the shortest refused prefix ends with one of
+ * them (refusal only grows with the prefix), the other is before it.
+ * O(n log^2 n), and only for a plan that is refused anyway.
  */
-int npa_graph_plan(const struct npa_graph *g,
-		   const struct npa_graph_limits *lim, u64 budget,
-		   struct npa_graph_plan *plan)
+static int npa_supplied_overlap(const struct npa_lower *l,
+				const struct npa_plan_buf *all, u32 n,
+				u32 nbufs, u64 peak, struct npa_error *err)
+{
+	u32 lo = 1, hi = n, i, a, b, ia, ib;
+	const struct npa_plan_buf *x, *y;
+	int ret;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		ret = npa_plan_verify(all, mid, peak);
+		if (ret && ret != -EEXIST)
+			return ret;
+		if (ret)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	x = &all[lo - 1];
+	for (i = 0; i + 1 < lo; i++) {
+		y = &all[i];
+		if (y->size && x->lo < y->hi && y->lo < x->hi &&
+		    x->offset < y->offset + y->size &&
+		    y->offset < x->offset + x->size)
+			break;
+	}
+	npa_supplied_elem(l, nbufs, lo - 1, &a, &ia);
+	npa_supplied_elem(l, nbufs, i, &b, &ib);
+	return npa_error_set(err, a, ia, NPA_ERR_FIELD_OFFSET,
+			     NPA_ERR_OVERLAP, ib, b, -EINVAL);
+}
+
+/*
+ * Take the offsets of a supplied plan: every group of tensors that share
+ * memory at its root's offset, each member where the sharing puts it;
+ * scratch as given, within what each request accepts.  Then the planner's
+ * verifier checks every pair of buffers live at once.
+ */
+static int npa_supplied_place(struct npa_lower *l,
+			      const struct npa_graph_limits *lim,
+			      struct npa_plan_buf *bufs, u32 nbufs,
+			      struct npa_scratch_req *reqs,
+			      const struct npa_placement *pt,
+			      const struct npa_placement *ps,
+			      struct npa_graph_plan *plan,
+			      struct npa_error *err)
+{
+	const struct npa_graph *g = l->g;
+	const u32 at = NPA_ERR_ARRAY_PLAN_TENSORS, as = NPA_ERR_ARRAY_PLAN_SCRATCH;
+	struct npa_plan_buf *all;
+	u64 end, peak = 0;
+	u32 t, j, r;
+	s64 off;
+	int ret;
+
+	for (t = 0; t < g->num_tensors; t++) {
+		if (!npa_in_arena(g, t))
+			continue;
+		r = npa_find(l, t, &off);
+		if (t != r && pt[t].offset != pt[r].offset + (u64)off)
+			return npa_error_set(err, at, t, NPA_ERR_FIELD_OFFSET,
+					     NPA_ERR_NOT_SHARED, pt[t].offset,
+					     pt[r].offset + (u64)off, -EINVAL);
+		if (t != r)
+			continue;
+		if (pt[r].offset & (l->align[r] - 1))
+			return npa_error_set(err, at, r, NPA_ERR_FIELD_OFFSET,
+					     NPA_ERR_MISALIGNED, pt[r].offset,
+					     l->align[r], -EINVAL);
+		if (check_add_overflow(pt[r].offset, l->gext[r], &end))
+			return npa_error_set(err, at, r, NPA_ERR_FIELD_OFFSET,
+					     NPA_ERR_OVERFLOW, pt[r].offset, 0,
+					     -EOVERFLOW);
+		bufs[l->bufidx[r]].offset = pt[r].offset;
+		peak = max(peak, end);
+	}
+	plan->tensor_bytes = peak;
+
+	npa_lower_scratch(g, lim, reqs);
+	for (j = 0; j < g->num_scratch; j++) {
+		struct npa_scratch_req *q = &reqs[j];
+		u64 sz = ps[j].size, align = max_t(u64, q->align, 1);
+		bool var = q->flags & NPA_SCRATCH_REQ_VARIABLE;
+
+		if (var ? sz < q->min_size || sz > q->size : sz != q->size)
+			return npa_error_set(err, as, j, NPA_ERR_FIELD_SIZE,
+					     NPA_ERR_BAD_VALUE, sz, q->size,
+					     -EINVAL);
+		if (ps[j].offset & (align - 1))
+			return npa_error_set(err, as, j, NPA_ERR_FIELD_OFFSET,
+					     NPA_ERR_MISALIGNED, ps[j].offset,
+					     align, -EINVAL);
+		if (check_add_overflow(ps[j].offset, sz, &end))
+			return npa_error_set(err, as, j, NPA_ERR_FIELD_OFFSET,
+					     NPA_ERR_OVERFLOW, ps[j].offset, 0,
+					     -EOVERFLOW);
+		q->offset = ps[j].offset;
+		q->granted = sz;
+		if (lim->fast_window && end <= lim->fast_window)
+			q->placed_flags |= NPA_SCRATCH_PLACED_FAST;
+		plan->scratch_requested += sz;
+		peak = max(peak, end);
+	}
+
+	all = kvcalloc((size_t)nbufs + g->num_scratch, sizeof(*all),
+		       GFP_KERNEL_ACCOUNT);
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, bufs, array_size(nbufs, sizeof(*bufs)));
+	for (j = 0; j < g->num_scratch; j++)
+		all[nbufs + j] = (struct npa_plan_buf){
+			.size = reqs[j].granted, .align = reqs[j].align,
+			.lo = reqs[j].step, .hi = reqs[j].step + 1,
+			.offset = reqs[j].offset,
+		};
+	ret = npa_plan_verify(all, nbufs + g->num_scratch, peak);
+	if (ret == -EEXIST)
+		ret = npa_supplied_overlap(l, all, nbufs + g->num_scratch,
+					   nbufs, peak, err);
+	kvfree(all);
+	if (ret)
+		return ret;
+
+	plan->arena_bytes = peak;
+	plan->lower_bound = npa_plan_lower_bound(bufs, nbufs);
+	plan->scratch_growth = peak - plan->tensor_bytes;
+	plan->supplied = true;
+	return 0;
+}
+
+/*
+ * npa_graph_plan() and npa_graph_plan_supplied(): plan the graph, or
+ * verify and take the plan @pt and @ps (then @err says what is wrong).
+ */
+static int npa_graph_place(const struct npa_graph *g,
+			   const struct npa_graph_limits *lim, u64 budget,
+			   const struct npa_placement *pt,
+			   const struct npa_placement *ps,
+			   struct npa_graph_plan *plan, struct npa_error *err)
 {
 	struct npa_plan_params params = {
 		.budget = budget,
@@ -1054,6 +1204,15 @@ int npa_graph_plan(const struct npa_graph *g,
 	npa_lower_init(&l, lim);
 	npa_lower_share(&l);
 	nbufs = npa_lower_buffers(&l, bufs, &plan->naive_bytes);
+	plan->num_buffers = nbufs;
+
+	if (pt) {
+		ret = npa_supplied_place(&l, lim, bufs, nbufs, reqs, pt, ps,
+					 plan, err);
+		if (ret)
+			goto err_free;
+		goto out_fill;
+	}
 
 	ret = npa_plan(bufs, nbufs, &params, &res);
 	if (ret)
@@ -1061,7 +1220,6 @@ int npa_graph_plan(const struct npa_graph *g,
 	plan->tensor_bytes = res.peak;
 	plan->lower_bound = res.lower_bound;
 	plan->algorithm = res.algo;
-	plan->num_buffers = nbufs;
 
 	plan->arena_bytes = res.peak;
 	npa_lower_scratch(g, lim, reqs);
@@ -1073,6 +1231,7 @@ int npa_graph_plan(const struct npa_graph *g,
 	plan->scratch_growth = st.growth;
 	plan->scratch_growth_naive = st.growth_naive;
 
+out_fill:
 	npa_fill_placements(&l, bufs, reqs, plan);
 	plan->plan_ns = ktime_get_ns() - start;
 	ret = 0;
@@ -1086,7 +1245,54 @@ out:
 	npa_lower_free(&l);
 	return ret;
 }
+
+/**
+ * npa_graph_plan() - place a validated graph's tensors and scratch
+ * @g: a graph that passed npa_graph_validate().
+ * @lim: the limits it was validated against.
+ * @budget: planner work budget in placements, 0 for the default.
+ * @plan: out: the placements and the report; free with
+ *	npa_graph_plan_free().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, or -ENOMEM, or the planner's error.
+ */
+int npa_graph_plan(const struct npa_graph *g,
+		   const struct npa_graph_limits *lim, u64 budget,
+		   struct npa_graph_plan *plan)
+{
+	return npa_graph_place(g, lim, budget, NULL, NULL, plan, NULL);
+}
 EXPORT_SYMBOL_IF_KUNIT(npa_graph_plan);
+
+/**
+ * npa_graph_plan_supplied() - take a plan made elsewhere, once verified
+ * @g: a graph that passed npa_graph_validate().
+ * @lim: the limits it was validated against.
+ * @pt: one placement per tensor; the offsets of the arena tensors are
+ *	read (tensors that share memory, as npa_graph_plan() shares it, must
+ *	be where the sharing puts them), the rest ignored.
+ * @ps: one placement per scratch request: offset and size granted.
+ * @plan: out: the placements and the report, as npa_graph_plan() gives.
+ * @err: out: on a refusal, what is wrong: array %NPA_ERR_ARRAY_PLAN_TENSORS
+ *	or %NPA_ERR_ARRAY_PLAN_SCRATCH, the element, and the reason.
+ *
+ * Every offset is checked for alignment, every scratch size against its
+ * request, and every pair of buffers live at the same step for overlap, by
+ * the planner's own verifier, npa_plan_verify(): O(n log n).
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EINVAL (a bad plan: @err says why), -EOVERFLOW, -ENOMEM.
+ */
+int npa_graph_plan_supplied(const struct npa_graph *g,
+			    const struct npa_graph_limits *lim,
+			    const struct npa_placement *pt,
+			    const struct npa_placement *ps,
+			    struct npa_graph_plan *plan, struct npa_error *err)
+{
+	return npa_graph_place(g, lim, 0, pt, ps, plan, err);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_graph_plan_supplied);
 
 /**
  * npa_graph_plan_free() - free what npa_graph_plan() allocated

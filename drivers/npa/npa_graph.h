@@ -101,6 +101,7 @@ struct npa_graph {
  * @plan_ns: time spent planning.
  * @algorithm: enum npa_plan_algo of the tensor plan.
  * @num_buffers: arena buffers after in-place and concat sharing.
+ * @supplied: userspace supplied the plan (npa_graph_plan_supplied()).
  */
 struct npa_graph_plan {
 	struct npa_placement *tensors;
@@ -115,6 +116,7 @@ struct npa_graph_plan {
 	u64 plan_ns;
 	u32 algorithm;
 	u32 num_buffers;
+	bool supplied;
 };
 
 int npa_graph_check_counts(const struct npa_graph *g,
@@ -134,6 +136,11 @@ int npa_graph_validate(const struct npa_graph *g,
 int npa_graph_plan(const struct npa_graph *g,
 		   const struct npa_graph_limits *lim, u64 budget,
 		   struct npa_graph_plan *plan);
+int npa_graph_plan_supplied(const struct npa_graph *g,
+			    const struct npa_graph_limits *lim,
+			    const struct npa_placement *pt,
+			    const struct npa_placement *ps,
+			    struct npa_graph_plan *plan, struct npa_error *err);
 void npa_graph_plan_free(struct npa_graph_plan *plan);
 u64 npa_tensor_bytes(const struct npa_tensor_desc *t);
 bool npa_graph_runnable(const struct npa_graph *g);

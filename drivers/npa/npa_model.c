@@ -60,6 +60,8 @@ void npa_model_free(struct npa_model *model)
 	kvfree(model->ops);
 	kvfree(model->operands);
 	kvfree(model->scratch);
+	kvfree(model->supplied_tensors);
+	kvfree(model->supplied_scratch);
 	kfree(model);
 }
 
@@ -256,9 +258,19 @@ static int npa_model_check_args(const struct npa_model_create *args,
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_BUDGET,
 				     NPA_ERR_TOO_BIG, args->budget,
 				     NPA_MAX_PLAN_BUDGET, -EINVAL);
-	if (args->reserved || args->pad)
+	if (args->reserved || args->pad || args->reserved2)
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PAD,
 				     NPA_ERR_NOT_ZERO, 0, 0, -EINVAL);
+	if (!(args->flags & NPA_MODEL_SUPPLIED_PLAN) &&
+	    (args->plan_tensors || args->plan_scratch || args->plan_size))
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PLAN_SIZE,
+				     NPA_ERR_NOT_ZERO, args->plan_size, 0,
+				     -EINVAL);
+	if ((args->flags & NPA_MODEL_SUPPLIED_PLAN) &&
+	    (!args->plan_size || args->plan_size > NPA_MAX_ELEM_SIZE))
+		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PLAN_SIZE,
+				     NPA_ERR_BAD_VALUE, args->plan_size,
+				     NPA_MAX_ELEM_SIZE, -EINVAL);
 	if (!args->tensor_size || args->tensor_size > NPA_MAX_ELEM_SIZE)
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_TENSOR_SIZE,
 				     NPA_ERR_BAD_VALUE, args->tensor_size,
@@ -299,6 +311,20 @@ static int npa_model_copy_in(struct npa_model *m,
 					 &ret);
 	if (ret)
 		return ret;
+	if (args->flags & NPA_MODEL_SUPPLIED_PLAN) {
+		m->supplied_tensors =
+			npa_copy_user_array(args->plan_tensors,
+					    args->num_tensors, args->plan_size,
+					    sizeof(*m->supplied_tensors), &ret);
+		if (ret)
+			return ret;
+		m->supplied_scratch =
+			npa_copy_user_array(args->plan_scratch,
+					    args->num_scratch, args->plan_size,
+					    sizeof(*m->supplied_scratch), &ret);
+		if (ret)
+			return ret;
+	}
 
 	m->graph = (struct npa_graph){
 		.tensors = m->tensors, .ops = m->ops,
@@ -362,12 +388,24 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 
-	ret = npa_graph_plan(&model->graph, &npa_graph_default_limits, budget,
-			     &model->plan);
+	if (flags & NPA_MODEL_SUPPLIED_PLAN)
+		ret = npa_graph_plan_supplied(&model->graph,
+					      &npa_graph_default_limits,
+					      model->supplied_tensors,
+					      model->supplied_scratch,
+					      &model->plan, rep);
+	else
+		ret = npa_graph_plan(&model->graph, &npa_graph_default_limits,
+				     budget, &model->plan);
 	if (ret) {
 		dev_dbg(dev, "model create: planning failed (%d)\n", ret);
 		goto err_unreserve;
 	}
+	/* Now in @model->plan. */
+	kvfree(model->supplied_tensors);
+	kvfree(model->supplied_scratch);
+	model->supplied_tensors = NULL;
+	model->supplied_scratch = NULL;
 	model->flags = flags;
 	model->ndev = nfile->ndev;
 	kref_init(&model->ref);
@@ -445,7 +483,9 @@ void npa_model_report(const struct npa_model *model,
 	const struct npa_graph_plan *p = &model->plan;
 
 	args->handle = model->handle;
-	if (!p->tensor_bytes)
+	if (p->supplied)
+		args->plan_kind = NPA_PLAN_KIND_SUPPLIED;
+	else if (!p->tensor_bytes)
 		args->plan_kind = NPA_PLAN_KIND_EMPTY;
 	else if (p->tensor_bytes == p->lower_bound)
 		args->plan_kind = NPA_PLAN_KIND_AT_BOUND;

@@ -37,6 +37,9 @@ struct seq_file;
  * @operands: operand ids.
  * @scratch: scratch requests.
  * @plan: placements and the plan report.
+ * @supplied_tensors: with NPA_MODEL_SUPPLIED_PLAN, userspace's tensor
+ *	placements, until the model is created.
+ * @supplied_scratch: likewise, its scratch placements.
  * @ref: held by the file's model table and by every job that runs it.
  * @ndev: the device.
  * @dev_node: in &npa_device.models.
@@ -64,6 +67,8 @@ struct npa_model {
 	u32 *operands;
 	struct npa_scratch_desc *scratch;
 	struct npa_graph_plan plan;
+	struct npa_placement *supplied_tensors;
+	struct npa_placement *supplied_scratch;
 };
 
 int npa_model_create(struct npa_file *nfile, struct npa_model *model,

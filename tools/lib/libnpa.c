@@ -17,7 +17,7 @@
 #include "libnpa.h"
 
 /*
- * The ABI of libnpa.so.1 includes the size of every uAPI struct that
+ * The ABI of libnpa.so.2 includes the size of every uAPI struct that
  * crosses it: the caller allocates them (and the arrays of them), and
  * libnpa clears them or tells the kernel their size from its own build.
  * The uAPI lets a struct grow at its end; when one of these does, the
@@ -28,7 +28,7 @@
 	static_assert(sizeof(struct s) == (n), \
 		      "struct " #s " changed size: bump the SONAME of libnpa")
 LIBNPA_ABI_SIZE(npa_query, 160);
-LIBNPA_ABI_SIZE(npa_model_create, 168);
+LIBNPA_ABI_SIZE(npa_model_create, 192);
 LIBNPA_ABI_SIZE(npa_tensor_desc, 40);
 LIBNPA_ABI_SIZE(npa_op_desc, 72);
 LIBNPA_ABI_SIZE(npa_scratch_desc, 24);
@@ -84,6 +84,17 @@ int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
 			 __u64 budget, struct npa_model_create *report,
 			 struct npa_error *err)
 {
+	return npa_model_create_planned(fd, g, flags, budget, NULL, NULL,
+					report, err);
+}
+
+int npa_model_create_planned(int fd, const struct npa_graph_desc *g,
+			     __u32 flags, __u64 budget,
+			     const struct npa_placement *plan_tensors,
+			     const struct npa_placement *plan_scratch,
+			     struct npa_model_create *report,
+			     struct npa_error *err)
+{
 	struct npa_model_create args;
 	int ret;
 
@@ -105,6 +116,12 @@ int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
 		memset(err, 0, sizeof(*err));
 		args.error = (__u64)(uintptr_t)err;
 		args.error_size = sizeof(*err);
+	}
+	if (plan_tensors) {
+		args.flags |= NPA_MODEL_SUPPLIED_PLAN;
+		args.plan_tensors = (__u64)(uintptr_t)plan_tensors;
+		args.plan_scratch = (__u64)(uintptr_t)plan_scratch;
+		args.plan_size = sizeof(*plan_tensors);
 	}
 	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &args);
 	if (ret)
@@ -283,6 +300,7 @@ static const char *const npa_err_fields[] = {
 	[NPA_ERR_FIELD_BINDING_SIZE] = "binding_size",
 	[NPA_ERR_FIELD_TIMEOUT_NS] = "timeout_ns",
 	[NPA_ERR_FIELD_FD] = "fd", [NPA_ERR_FIELD_OFFSET] = "offset",
+	[NPA_ERR_FIELD_PLAN_SIZE] = "plan_size",
 };
 
 /*
@@ -314,6 +332,9 @@ static const char *const npa_err_reasons[] = {
 	[NPA_ERR_READ_ONLY] = "is read-only, but the tensor is written",
 	[NPA_ERR_DOES_NOT_FIT] = "leaves no room for %1$llu bytes in a %2$llu-byte buffer",
 	[NPA_ERR_WRONG_COUNT] = "is %1$llu, needs %2$llu",
+	[NPA_ERR_MISALIGNED] = "is %1$llu, not a multiple of %2$llu",
+	[NPA_ERR_NOT_SHARED] = "is %1$llu, but the tensor shares memory: it must be %2$llu",
+	[NPA_ERR_OVERLAP] = NULL,	/* npa_error_str() words it */
 };
 
 char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
@@ -341,6 +362,12 @@ char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
 	case NPA_ERR_ARRAY_SCRATCH:
 		NPA_PUT("scratch request %u: ", e->index);
 		break;
+	case NPA_ERR_ARRAY_PLAN_TENSORS:
+		NPA_PUT("plan of tensor %u: ", e->index);
+		break;
+	case NPA_ERR_ARRAY_PLAN_SCRATCH:
+		NPA_PUT("plan of scratch request %u: ", e->index);
+		break;
 	case NPA_ERR_ARRAY_BINDINGS:
 		NPA_PUT("binding %u", e->index);
 		if (e->tensor != NPA_ERR_NO_INDEX)
@@ -355,6 +382,13 @@ char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
 		NPA_PUT("%s ", npa_name(npa_err_fields, NPA_NAMES(npa_err_fields),
 					e->field));
 	/* Why, with the values. */
+	if (e->reason == NPA_ERR_OVERLAP) {
+		NPA_PUT("overlaps %s %llu, and both are live at once",
+			e->expected == NPA_ERR_ARRAY_PLAN_SCRATCH ?
+			"scratch request" : "tensor",
+			(unsigned long long)e->value);
+		return buf;
+	}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	NPA_PUT(why, (unsigned long long)e->value,

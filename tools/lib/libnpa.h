@@ -7,7 +7,7 @@
  * "ownership, scope and threads" section below.
  *
  * The structs of linux/npa.h that the caller passes are part of the ABI
- * of libnpa.so.1: their sizes are those of the header libnpa was built
+ * of libnpa.so.2: their sizes are those of the header libnpa was built
  * with, the one installed with it.
  */
 #ifndef LIBNPA_H
@@ -146,6 +146,38 @@ int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
 int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
 			 __u64 budget, struct npa_model_create *report,
 			 struct npa_error *err);
+
+/**
+ * npa_model_create_planned() - npa_model_create_err() with a plan made
+ *	elsewhere
+ * @fd: as for npa_model_create().
+ * @g: as for npa_model_create().
+ * @flags: as for npa_model_create(); %NPA_MODEL_SUPPLIED_PLAN is added
+ *	when @plan_tensors is not NULL.
+ * @budget: as for npa_model_create(); not used with a plan.
+ * @plan_tensors: one placement per tensor of @g, of which the offsets of
+ *	the tensors that live in the arena are read (what
+ *	npa_model_plan() reports, or `npactl plan --out`); NULL: the kernel
+ *	plans.
+ * @plan_scratch: one placement per scratch request of @g: offset and size
+ *	granted; may be NULL without scratch.
+ * @report: as for npa_model_create(); plan_kind is
+ *	%NPA_PLAN_KIND_SUPPLIED for a plan taken.
+ * @err: as for npa_model_create_err(); a plan refused names its element
+ *	(arrays %NPA_ERR_ARRAY_PLAN_TENSORS, %NPA_ERR_ARRAY_PLAN_SCRATCH).
+ *
+ * The kernel verifies the plan (sharing, alignment, scratch sizes, no two
+ * buffers live at once overlapping) instead of planning, and allocates
+ * nothing for a plan it refuses.
+ *
+ * Return: as npa_model_create().
+ */
+int npa_model_create_planned(int fd, const struct npa_graph_desc *g,
+			     __u32 flags, __u64 budget,
+			     const struct npa_placement *plan_tensors,
+			     const struct npa_placement *plan_scratch,
+			     struct npa_model_create *report,
+			     struct npa_error *err);
 
 /**
  * npa_model_plan() - NPA_IOCTL_MODEL_PLAN: where each tensor was placed

@@ -102,13 +102,15 @@ static int csv_header(const char *path, unsigned long line, char **f, int nf,
 
 	if (nf < 4 || nf > 5)
 		return csv_err(path, line,
-			       "header must be id,lower,upper,size[,alignment]");
-	for (i = 0; i < nf; i++)
+			       "header must be id,lower,upper,size[,alignment|,offset]");
+	/* npactl plan --out writes a plan: offsets in the fifth column. */
+	csv->has_offset = nf == 5 && !strcmp(f[4], "offset");
+	for (i = 0; i < nf - csv->has_offset; i++)
 		if (strcmp(f[i], want[i]))
 			return csv_err(path, line,
 				       "header column %d is '%s', expected '%s'",
 				       i + 1, f[i], want[i]);
-	csv->has_align = nf == 5;
+	csv->has_align = nf == 5 && !csv->has_offset;
 	return 0;
 }
 
@@ -118,7 +120,7 @@ static int csv_row(const char *path, unsigned long line, char **f, int nf,
 	static const char * const name[] = {
 		"id", "lower", "upper", "size", "alignment",
 	};
-	int want = csv->has_align ? 5 : 4;
+	int want = csv->has_align || csv->has_offset ? 5 : 4;
 	u64 v[5] = { 0 };
 	int i;
 
@@ -142,7 +144,8 @@ static int csv_row(const char *path, unsigned long line, char **f, int nf,
 		return csv_err(path, line,
 			       "empty lifetime: upper (%llu) must be greater than lower (%llu); lifetimes are half-open [lower, upper)",
 			       v[2], v[1]);
-	if (v[4] > 1 && ((v[4] & (v[4] - 1)) || v[4] > NPA_PLAN_MAX_ALIGN))
+	if (!csv->has_offset && v[4] > 1 &&
+	    ((v[4] & (v[4] - 1)) || v[4] > NPA_PLAN_MAX_ALIGN))
 		return csv_err(path, line,
 			       "alignment %llu is not a power of two up to %llu",
 			       v[4], (u64)NPA_PLAN_MAX_ALIGN);
@@ -150,7 +153,10 @@ static int csv_row(const char *path, unsigned long line, char **f, int nf,
 	b->lo = v[1];
 	b->hi = v[2];
 	b->size = v[3];
-	b->align = v[4];
+	if (csv->has_offset)
+		b->offset = v[4];
+	else
+		b->align = v[4];
 	return 0;
 }
 

@@ -34,6 +34,7 @@ struct npactl_csv {
 	char **ids;		/* the id column, as written */
 	u32 n;
 	bool has_align;		/* the file had an alignment column */
+	bool has_offset;	/* ...or an offset column: a plan */
 };
 
 int npactl_csv_read(const char *path, struct npactl_csv *csv);

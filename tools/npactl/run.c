@@ -168,6 +168,57 @@ struct npactl_net {
 	u64 weights_bytes;
 };
 
+/*
+ * A plan made elsewhere (npactl plan --out FILE): one placement per tensor
+ * and per scratch request, for NPA_MODEL_SUPPLIED_PLAN.  Rows name a
+ * tensor or "scratchN"; tensors not named (outside the arena) keep 0.
+ */
+static int npactl_read_plan(const char *path, const struct npactl_graph *g,
+			    struct npa_placement **pt, struct npa_placement **ps)
+{
+	struct npactl_csv csv;
+	u32 i, t, j;
+	char end;
+	int ret;
+
+	ret = npactl_csv_read(path, &csv);
+	if (ret)
+		return ret;
+	ret = -EINVAL;
+	if (!csv.has_offset) {
+		fprintf(stderr, "npactl: %s: not a plan: no offset column\n", path);
+		goto out;
+	}
+	*pt = calloc(g->num_tensors, sizeof(**pt));
+	*ps = calloc(g->num_scratch + 1, sizeof(**ps));
+	if (!*pt || !*ps) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < csv.n; i++) {
+		for (t = 0; t < g->num_tensors; t++)
+			if (!strcmp(csv.ids[i], g->tensor_names[t]))
+				break;
+		if (t < g->num_tensors) {
+			(*pt)[t].offset = csv.bufs[i].offset;
+			continue;
+		}
+		if (sscanf(csv.ids[i], "scratch%u%c", &j, &end) == 1 &&
+		    j < g->num_scratch) {
+			(*ps)[j].offset = csv.bufs[i].offset;
+			(*ps)[j].size = csv.bufs[i].size;
+			continue;
+		}
+		fprintf(stderr, "npactl: %s: '%s' is neither a tensor of the graph nor one of its scratch requests\n",
+			path, csv.ids[i]);
+		goto out;
+	}
+	ret = 0;
+out:
+	npactl_csv_free(&csv);
+	return ret;
+}
+
 static bool npactl_bound(const struct npa_tensor_desc *t)
 {
 	return t->flags & (NPA_TENSOR_INPUT | NPA_TENSOR_OUTPUT |
@@ -400,13 +451,15 @@ static void npactl_run_usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: npactl run [--device DEV] [--size N] [--verify] [--private]\n"
-		"                  [--seed S] [--repeat K] NETWORK...\n\n"
+		"                  [--seed S] [--repeat K] [--plan FILE.csv] NETWORK...\n\n"
 		"Runs each NETWORK (.cfg Darknet or .json graph) as a job on the NPU\n"
 		"with seeded random inputs and weights.  --size N sets the input\n"
 		"resolution to N x N, NETWORK@N for one network; --verify\n"
 		"compares the outputs bit for bit with a reference that gives every\n"
 		"tensor its own buffer; --private asks for private activation\n"
-		"arenas.\n");
+		"arenas; --plan FILE.csv (one NETWORK) gives the kernel a plan made\n"
+		"elsewhere, e.g. by npactl plan --out, which it verifies instead of\n"
+		"planning.\n");
 }
 
 int npactl_cmd_run(int argc, char **argv)
@@ -418,9 +471,12 @@ int npactl_cmd_run(int argc, char **argv)
 		{ "private", no_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "plan", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct npa_placement *plan_t = NULL, *plan_s = NULL;
+	const char *plan = NULL;
 	struct npactl_graph_opts gopts = { 0 };
 	struct npactl_net nets[NPACTL_MAX_NETS];
 	const char *dev = NULL;
@@ -429,8 +485,11 @@ int npactl_cmd_run(int argc, char **argv)
 	int c, fd, i, nnets, status = NPACTL_EXIT_OK;
 	struct npa_query q;
 
-	while ((c = getopt_long(argc, argv, "d:s:vpS:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:vpS:r:P:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'P':
+			plan = optarg;
+			break;
 		case 'd':
 			dev = optarg;
 			break;
@@ -468,7 +527,7 @@ int npactl_cmd_run(int argc, char **argv)
 		}
 	}
 	nnets = argc - optind;
-	if (nnets < 1 || nnets > NPACTL_MAX_NETS) {
+	if (nnets < 1 || nnets > NPACTL_MAX_NETS || (plan && nnets != 1)) {
 		npactl_run_usage(stderr);
 		return NPACTL_EXIT_USAGE;
 	}
@@ -525,9 +584,15 @@ int npactl_cmd_run(int argc, char **argv)
 				n->view.num_scratch,
 			};
 
-			n->model = npa_model_create_err(fd, &d,
-							private ? NPA_MODEL_PRIVATE_ARENA : 0,
-							0, &n->rep, &err);
+			if (plan && npactl_read_plan(plan, &n->g, &plan_t,
+						     &plan_s)) {
+				status = NPACTL_EXIT_FAIL;
+				continue;
+			}
+			n->model = npa_model_create_planned(fd, &d,
+							    private ? NPA_MODEL_PRIVATE_ARENA : 0,
+							    0, plan_t, plan_s,
+							    &n->rep, &err);
 		}
 		if (n->model < 0) {
 			fprintf(stderr, "npactl: %s: model create: %s: %s\n", n->path,
@@ -602,6 +667,8 @@ int npactl_cmd_run(int argc, char **argv)
 			npa_model_destroy(fd, nets[i].model);
 		npactl_graph_free(&nets[i].g);
 	}
+	free(plan_t);
+	free(plan_s);
 	npa_close(fd);
 	return status;
 }

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 p=$tmp/usr
 check "make install PREFIX=..." make -s -C "$root" install PREFIX="$p"
-for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.1 \
+for f in bin/npactl lib/libnpa.a lib/libnpa.so lib/libnpa.so.2 \
 	 lib/pkgconfig/libnpa.pc include/libnpa.h include/npa/linux/npa.h; do
 	check "installed $f" test -e "$p/$f"
 done
@@ -40,8 +40,8 @@ export PKG_CONFIG_PATH=$p/lib/pkgconfig
 check "pkg-config finds libnpa" pkg-config --exists libnpa
 check "an application builds against the installed libnpa (shared)" sh -c \
 	"cc -o '$tmp/app' '$tmp/app.c' \$(pkg-config --cflags --libs libnpa)"
-check "it links libnpa.so.1 and runs" sh -c \
-	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.1' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
+check "it links libnpa.so.2 and runs" sh -c \
+	"LD_LIBRARY_PATH='$p/lib' ldd '$tmp/app' | grep -q '$p/lib/libnpa.so.2' && LD_LIBRARY_PATH='$p/lib' '$tmp/app'"
 check "libnpa.h alone compiles as C99 -pedantic and as C++11" sh -c \
 	"echo '#include <libnpa.h>' > '$tmp/h.c' && cp '$tmp/h.c' '$tmp/h.cc' &&
 	 cc -std=c99 -pedantic -Wall -Wextra -Werror -c -o '$tmp/h.o' '$tmp/h.c' \$(pkg-config --cflags libnpa) &&
@@ -50,16 +50,17 @@ check "an application builds against the installed libnpa (static)" sh -c \
 	"cc -o '$tmp/app-static' '$tmp/app.c' \$(pkg-config --cflags libnpa) \$(pkg-config --variable=libdir libnpa)/libnpa.a && ! ldd '$tmp/app-static' | grep -q libnpa && '$tmp/app-static'"
 # Every exported function has a version (libnpa.map), nothing else leaks.
 syms_versioned() {
-	local so=$p/lib/libnpa.so.1
+	local so=$p/lib/libnpa.so.2
 	objdump -T "$so" >"$tmp/syms" || return 1
-	# Defined functions: all npa_*, all at LIBNPA_1.
+	# Defined functions: all npa_*, at LIBNPA_1 or a node after it.
 	awk '$4 == ".text" { print $6, $7 }' "$tmp/syms" | sort >"$tmp/defs"
 	[ -s "$tmp/defs" ] || return 1
-	! grep -v '^LIBNPA_1 npa_' "$tmp/defs" || return 1
+	! grep -Ev '^LIBNPA_1(\.[0-9]+)? npa_' "$tmp/defs" || return 1
 	grep -q '^LIBNPA_1 npa_version$' "$tmp/defs" &&
-		grep -q '^LIBNPA_1 npa_job_submit_err$' "$tmp/defs"
+		grep -q '^LIBNPA_1 npa_job_submit_err$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.1 npa_model_create_planned$' "$tmp/defs"
 }
-check "libnpa.so exports only npa_* functions, each at version LIBNPA_1" \
+check "libnpa.so exports only npa_* functions, each at a LIBNPA_1 version" \
 	syms_versioned
 # The map lists every function libnpa.h declares (a new one is exported).
 map_complete() {
@@ -73,7 +74,7 @@ check "libnpa.map lists every function of libnpa.h" map_complete
 # The library alone needs no json-c: no pkg-config at all, in fact.
 check "make install-lib installs libnpa without json-c (npactl's)" sh -c \
 	"make -s -C '$root' install-lib PREFIX='$tmp/libonly' PKG_CONFIG=false BUILD='$tmp/libonly-build' &&
-	 test -e '$tmp/libonly/lib/libnpa.so.1' && test ! -e '$tmp/libonly/bin'"
+	 test -e '$tmp/libonly/lib/libnpa.so.2' && test ! -e '$tmp/libonly/bin'"
 check "libnpa builds with CFLAGS given on the command line" \
 	make -s -C "$root/tools/lib" OUT="$tmp/cflags" CFLAGS=-O1
 check "make install DESTDIR=... PREFIX=/usr" \

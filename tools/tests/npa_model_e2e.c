@@ -186,6 +186,44 @@ static void test_create_invalid(int fd)
 	graph_init();
 }
 
+/*
+ * A plan made elsewhere: the model's own plan, read back, is taken as it
+ * is; moved so that scratch lands on a live tensor, it is refused with
+ * the report and no model is made.
+ */
+static void test_supplied_plan(int fd)
+{
+	struct npa_placement t[5], s[1];
+	struct npa_model_create rep, rep2;
+	__u32 nt = 5, ns = 1;
+	struct npa_error e;
+	char why[256];
+	int h, h2, ret;
+
+	graph_init();
+	h = npa_model_create(fd, &graph, 0, 0, &rep);
+	ret = npa_model_plan(fd, h, t, &nt, s, &ns);
+	tap_ok(h > 0 && !ret, "supplied plan: a model to take the plan of (%d %d)", h, ret);
+	h2 = npa_model_create_planned(fd, &graph, 0, 0, t, s, &rep2, &e);
+	tap_ok(h2 > 0 && rep2.plan_kind == NPA_PLAN_KIND_SUPPLIED &&
+	       rep2.arena_bytes == rep.arena_bytes &&
+	       rep2.tensor_bytes == rep.tensor_bytes,
+	       "supplied plan: the model's own plan is verified and taken (%d, kind %u, %llu bytes)",
+	       h2, rep2.plan_kind, (unsigned long long)rep2.arena_bytes);
+	if (h2 > 0)
+		npa_model_destroy(fd, h2);
+	s[0].offset = t[2].offset;
+	h2 = npa_model_create_planned(fd, &graph, 0, 0, t, s, NULL, &e);
+	npa_error_str(&e, why, sizeof(why));
+	tap_ok(h2 == -EINVAL && e.array == NPA_ERR_ARRAY_PLAN_SCRATCH &&
+	       e.index == 0 && e.reason == NPA_ERR_OVERLAP && e.value == 2,
+	       "supplied plan: scratch on a live tensor is refused: \"%s\" (%d)",
+	       why, h2);
+	if (h2 > 0)
+		npa_model_destroy(fd, h2);
+	npa_model_destroy(fd, h);
+}
+
 /* libnpa puts the kernel's report in words. */
 static void test_error_words(int fd)
 {
@@ -336,6 +374,7 @@ int main(void)
 	test_create_plan_destroy(fd, fd2);
 	test_create_invalid(fd);
 	test_error_words(fd);
+	test_supplied_plan(fd);
 	test_element_sizes(fd);
 	test_operand_refs(fd);
 	test_model_limit();

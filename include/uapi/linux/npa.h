@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	0
+#define NPA_VERSION_MINOR	1
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
@@ -260,6 +260,8 @@ struct npa_scratch_desc {
  * @NPA_ERR_ARRAY_OPERANDS: &npa_model_create.operands.
  * @NPA_ERR_ARRAY_SCRATCH: &npa_model_create.scratch.
  * @NPA_ERR_ARRAY_BINDINGS: &npa_job_submit.bindings.
+ * @NPA_ERR_ARRAY_PLAN_TENSORS: &npa_model_create.plan_tensors.
+ * @NPA_ERR_ARRAY_PLAN_SCRATCH: &npa_model_create.plan_scratch.
  */
 enum npa_err_array {
 	NPA_ERR_ARRAY_ARGS = 0,
@@ -268,6 +270,8 @@ enum npa_err_array {
 	NPA_ERR_ARRAY_OPERANDS = 3,
 	NPA_ERR_ARRAY_SCRATCH = 4,
 	NPA_ERR_ARRAY_BINDINGS = 5,
+	NPA_ERR_ARRAY_PLAN_TENSORS = 6,
+	NPA_ERR_ARRAY_PLAN_SCRATCH = 7,
 	NPA_ERR_ARRAY_COUNT,
 };
 
@@ -309,6 +313,7 @@ enum npa_err_field {
 	NPA_ERR_FIELD_TIMEOUT_NS = 29,
 	NPA_ERR_FIELD_FD = 30,
 	NPA_ERR_FIELD_OFFSET = 31,
+	NPA_ERR_FIELD_PLAN_SIZE = 32,
 	NPA_ERR_FIELD_COUNT,
 };
 
@@ -341,6 +346,9 @@ enum npa_err_reason {
 	NPA_ERR_READ_ONLY = 21,		/* a written tensor bound to a read-only dma-buf */
 	NPA_ERR_DOES_NOT_FIT = 22,	/* value bytes from offset; the buffer has expected */
 	NPA_ERR_WRONG_COUNT = 23,	/* value elements where expected are needed */
+	NPA_ERR_MISALIGNED = 24,	/* value is not a multiple of expected */
+	NPA_ERR_NOT_SHARED = 25,	/* value, but the tensor shares memory at expected */
+	NPA_ERR_OVERLAP = 26,		/* overlaps element value of array expected, both live */
 	NPA_ERR_REASON_COUNT,
 };
 
@@ -383,6 +391,8 @@ struct npa_error {
  *	&npa_model_create.lower_bound_bytes: no plan of them is smaller.
  * @NPA_PLAN_KIND_ABOVE_BOUND: the best plan the planner found within its
  *	budget; a larger budget may find a smaller one.
+ * @NPA_PLAN_KIND_SUPPLIED: userspace supplied the plan
+ *	(%NPA_MODEL_SUPPLIED_PLAN) and the kernel verified it.
  *
  * Which of its algorithms the planner used is not part of the interface
  * (debugfs ``models`` names it, for developers).
@@ -391,12 +401,19 @@ enum npa_plan_kind {
 	NPA_PLAN_KIND_EMPTY = 0,
 	NPA_PLAN_KIND_AT_BOUND = 1,
 	NPA_PLAN_KIND_ABOVE_BOUND = 2,
+	NPA_PLAN_KIND_SUPPLIED = 3,
 };
 
 /* &npa_model_create.flags */
 /* Keep a private activation arena: never wait for other models' jobs. */
 #define NPA_MODEL_PRIVATE_ARENA	(1U << 0)
-#define NPA_MODEL_CREATE_FLAGS_ALL	(0x1U)
+/*
+ * Do not plan: take the plan in @plan_tensors and @plan_scratch (from
+ * NPA_IOCTL_MODEL_PLAN, `npactl plan --out` or an offline compiler) once
+ * the kernel has verified it.
+ */
+#define NPA_MODEL_SUPPLIED_PLAN	(1U << 1)
+#define NPA_MODEL_CREATE_FLAGS_ALL	(0x3U)
 
 /**
  * struct npa_model_create - NPA_IOCTL_MODEL_CREATE argument
@@ -437,6 +454,16 @@ enum npa_plan_kind {
  *	call fails, or 0.
  * @error_size: in: sizeof(struct npa_error), or 0 without @error.
  * @pad: must be zero.
+ * @plan_tensors: in: with %NPA_MODEL_SUPPLIED_PLAN, pointer to struct
+ *	npa_placement[@num_tensors]: the offset of every tensor that lives
+ *	in the arena (the others' are not read); tensors the kernel shares
+ *	(RESHAPE, SPLIT, CONCAT, in place) where the sharing puts them, as
+ *	NPA_IOCTL_MODEL_PLAN reports them.  Else 0.
+ * @plan_scratch: in: with %NPA_MODEL_SUPPLIED_PLAN, pointer to struct
+ *	npa_placement[@num_scratch]: every scratch grant's offset and size.
+ * @plan_size: in: sizeof(struct npa_placement) with
+ *	%NPA_MODEL_SUPPLIED_PLAN, else 0.
+ * @reserved2: must be zero.
  */
 struct npa_model_create {
 	__u64 tensors;
@@ -467,6 +494,10 @@ struct npa_model_create {
 	__u64 error;
 	__u32 error_size;
 	__u32 pad;
+	__u64 plan_tensors;
+	__u64 plan_scratch;
+	__u32 plan_size;
+	__u32 reserved2;
 };
 
 /**
