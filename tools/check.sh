@@ -37,6 +37,13 @@ stage() {
 	failed=$((failed + f))
 }
 
+# guest_tap LOG PREFIX: the TAP lines of a guest's console log, each
+# description starting with PREFIX (the kernel series).
+guest_tap() {
+	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$1" | grep -E '^(not )?ok ' |
+		sed -E "s/^((not )?ok) - /\1 - $2: /"
+}
+
 # tap DESCRIPTION COMMAND...: one TAP line for one command.
 tap() {
 	local desc=$1
@@ -137,9 +144,7 @@ stock() {
 			-f build/bin/npa_model_e2e -f build/bin/npa_matrix \
 			-f build/bin/npa_load "${files[@]}" \
 			-l "$logs/stock-$series-console.log" -t 900 || rc=$?
-		sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' \
-			"$logs/stock-$series-console.log" | grep -E '^(not )?ok ' |
-			sed -E "s/^((not )?ok) - /\1 - $series: /"
+		guest_tap "$logs/stock-$series-console.log" "$series"
 		tap "Debian $series kernel guest run clean (status $rc, no kernel reports)" \
 			test $rc = 0
 	done
@@ -193,29 +198,37 @@ e2e() {
 }
 
 # The device-tree paths (reserved-memory carveout, "npa,sim-npu" match) on
-# an arm64 guest: its own small kernel, cached like the x86 one.
+# an arm64 guest: its own small debug kernel, cached like the x86 one, from
+# linux-source-6.1 and from linux-source-6.12.
 dt() {
-	local kd rc=0
-	kd=$(tools/build-kernel.sh arm64 2>"$logs/kernel-arm64.log") || {
-		cat "$logs/kernel-arm64.log"
-		echo "not ok - arm64 test kernel build"
-		return 1
-	}
-	tap "npa.ko builds warning-free for arm64 (W=1)" \
-		tools/kmod-build.sh "$kd" build/arm64/module W=1 \
-		ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- || return 1
+	local series sfx kd rc pool
 	make -s -C tools/tests OUT="$here/build" dt || return 1
-	# The carveout in a no-map pool, then in a reusable (CMA) one.
-	for pool in dt dt-cma; do
-		rc=0
-		tools/qemu-run.sh -A arm64 -k "$kd/arch/arm64/boot/Image" -m 512 \
-			-i build/arm64/npa_dt -d tools/testing/npa-$pool.dtsi \
-			-f build/arm64/module/npa.ko -l "$logs/$pool-console.log" \
-			-t 600 || rc=$?
-		sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/$pool-console.log" |
-			grep -E '^(not )?ok '
-		tap "device-tree guest run clean, npa-$pool.dtsi (status $rc, no kernel reports)" \
-			test $rc = 0
+	for series in 6.1 6.12; do
+		sfx=
+		[ $series = 6.1 ] || sfx=-$series
+		kd=$(tools/build-kernel.sh arm64 $series 2>"$logs/kernel-arm64$sfx.log") || {
+			cat "$logs/kernel-arm64$sfx.log"
+			echo "not ok - arm64 $series test kernel build"
+			continue
+		}
+		if ! tools/kmod-build.sh "$kd" "build/arm64$sfx/module" W=1 \
+			ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-; then
+			echo "not ok - npa.ko builds warning-free for arm64 $series (W=1)"
+			continue
+		fi
+		echo "ok - npa.ko builds warning-free for arm64 $series (W=1)"
+		# The carveout in a no-map pool, then in a reusable (CMA) one.
+		for pool in dt dt-cma; do
+			rc=0
+			tools/qemu-run.sh -A arm64 -k "$kd/arch/arm64/boot/Image" \
+				-m 512 -i build/arm64/npa_dt \
+				-d tools/testing/npa-$pool.dtsi \
+				-f "build/arm64$sfx/module/npa.ko" \
+				-l "$logs/$pool$sfx-console.log" -t 600 || rc=$?
+			guest_tap "$logs/$pool$sfx-console.log" "$series"
+			tap "$series: device-tree guest run clean, npa-$pool.dtsi (status $rc, no kernel reports)" \
+				test $rc = 0
+		done
 	done
 }
 
