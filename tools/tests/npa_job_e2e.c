@@ -490,8 +490,13 @@ static void test_many_bindings(void)
 	t1 = npa_now_ns();
 	memset(&w, 0, sizeof(w));
 	ret = job < 0 ? job : npa_job_wait(fd, job, npa_now_ns() + 60 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && t1 - t0 < 20 * SEC,
-	       "%d bindings of one foreign buffer: submitted in %lld ms (under 20 s), %s",
+	/*
+	 * Wall-clock bounds far above what it takes (1-3 s under TCG, 45 s
+	 * once with four other sessions loading both cores), far below the
+	 * quadratic search (181 s; the kill: 103 s).
+	 */
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && t1 - t0 < 90 * SEC,
+	       "%d bindings of one foreign buffer: submitted in %lld ms (under 90 s), %s",
 	       NB, (long long)(t1 - t0) / 1000000, npa_job_status_name(w.status));
 	if (job >= 0)
 		close(job);
@@ -522,8 +527,8 @@ static void test_many_bindings(void)
 	kill(pid, SIGKILL);
 	ret = waitpid(pid, &st, 0);
 	t1 = npa_now_ns();
-	tap_ok(ret == pid && WIFSIGNALED(st) && t1 - t0 < 5 * SEC,
-	       "a submitter of %d bindings killed mid-submit dies in %lld ms (under 5 s)",
+	tap_ok(ret == pid && WIFSIGNALED(st) && t1 - t0 < 30 * SEC,
+	       "a submitter of %d bindings killed mid-submit dies in %lld ms (under 30 s)",
 	       NB, (long long)(t1 - t0) / 1000000);
 out:
 	if (buf >= 0)
