@@ -220,11 +220,12 @@ int npactl_cmd_plan(int argc, char **argv)
 	ret = npactl_csv_read(input, &csv);
 	if (ret)
 		return NPACTL_EXIT_FAIL;
-	greedy_peak = plan_greedy_peak(csv.bufs, csv.n);
+	/* --algo greedy: the plan is the baseline, no second run for it. */
 	if (greedy)
 		ret = npa_plan_greedy(csv.bufs, csv.n, &res);
 	else
 		ret = npa_plan(csv.bufs, csv.n, &params, &res);
+	greedy_peak = greedy ? res.peak : plan_greedy_peak(csv.bufs, csv.n);
 	if (ret) {
 		fprintf(stderr, "%s: planning failed: %s\n", input,
 			strerror(-ret));
