@@ -741,8 +741,10 @@ static int heavy_submit(int fd, int model, int in, int out, __u64 timeout)
 }
 
 /*
- * Wait up to 20 s for a job that ran: it must end with @status within 3 s
- * of @from (of its start plus @after_start if @from is 0).
+ * Wait up to 20 s for a job that ran: it must end with @status within 10 s
+ * of @from (of its start plus @after_start if @from is 0).  The operator
+ * alone runs for minutes in the guest; 10 s leaves room for a loaded
+ * host (3.5 s seen for the 200 ms watchdog, 6.12 guest, two busy cores).
  */
 static int heavy_ended(int fd, int job, __u32 status, __s64 from,
 		       __u64 after_start, const char *what)
@@ -755,7 +757,7 @@ static int heavy_ended(int fd, int job, __u32 status, __s64 from,
 		from = w.start_ns + after_start;
 	ms = ret ? -1 : ((long long)w.end_ns - from) / 1000000;
 
-	tap_ok(ret == 0 && w.status == status && w.start_ns && ms >= 0 && ms < 3000,
+	tap_ok(ret == 0 && w.status == status && w.start_ns && ms >= 0 && ms < 10000,
 	       "heavy op: %s ends it %s in %lld ms (%d, %s)", what,
 	       npa_job_status_name(status), ms, ret, npa_job_status_name(w.status));
 	return ret == 0;
