@@ -183,18 +183,35 @@ kunit() {
 		"$src/tools/testing/kunit/kunit.py" "$logs/kunit"
 }
 
+# The e2e suite on the 6.1 debug kernel and on one built from
+# linux-source-6.12 (Documentation/testing.rst, "Debug kernels and 6.12").
 e2e() {
-	local rc=0
+	local series sfx kd rc
 	make -s tests || return 1
-	tools/kmod-build.sh "$kdir" build/module || return 1
-	# memmap=: a region e2e.sh loads npa.ko on as carveout_base at the end.
-	tools/qemu-run.sh -k "$kdir/arch/x86/boot/bzImage" -s tools/testing/e2e.sh \
-		-a 'memmap=16M$0x38000000' \
-		-f build/module/npa.ko -f build/bin/npa_e2e -f build/bin/npa_model_e2e -f build/bin/npa_job_e2e -f build/bin/npa_failslab -f build/bin/npa_load -f build/bin/npa_matrix -f build/bin/npa_copyout \
-		-l "$logs/e2e-console.log" -t 900 || rc=$?
-	sed -n '/^NPA-GUEST-BEGIN/,/^NPA-RESULT/p' "$logs/e2e-console.log" |
-		grep -E '^(not )?ok '
-	tap "e2e guest run clean (status $rc, no kernel reports)" test $rc = 0
+	for series in 6.1 6.12; do
+		sfx= kd=$kdir
+		if [ $series != 6.1 ]; then
+			sfx=-$series
+			kd=$(tools/build-kernel.sh x86 $series 2>"$logs/kernel$sfx.log") || {
+				cat "$logs/kernel$sfx.log"
+				echo "not ok - x86 $series test kernel build"
+				continue
+			}
+		fi
+		tools/kmod-build.sh "$kd" "build/module$sfx" || {
+			echo "not ok - $series: npa.ko builds for the e2e kernel"
+			continue
+		}
+		# memmap=: a region e2e.sh loads npa.ko on as carveout_base at
+		# the end.
+		rc=0
+		tools/qemu-run.sh -k "$kd/arch/x86/boot/bzImage" -s tools/testing/e2e.sh \
+			-a 'memmap=16M$0x38000000' \
+			-f "build/module$sfx/npa.ko" -f build/bin/npa_e2e -f build/bin/npa_model_e2e -f build/bin/npa_job_e2e -f build/bin/npa_failslab -f build/bin/npa_load -f build/bin/npa_matrix -f build/bin/npa_copyout \
+			-l "$logs/e2e$sfx-console.log" -t 900 || rc=$?
+		guest_tap "$logs/e2e$sfx-console.log" "$series"
+		tap "$series: e2e guest run clean (status $rc, no kernel reports)" test $rc = 0
+	done
 }
 
 # The device-tree paths (reserved-memory carveout, "npa,sim-npu" match) on
