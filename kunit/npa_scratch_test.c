@@ -250,6 +250,58 @@ static void npa_scratch_test_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arena, 100ULL);
 }
 
+/* Request 0 saves a cycle per byte; request 1 gains nothing from bytes. */
+static u64 npa_scratch_test_cycles(void *priv, u32 idx, u64 bytes, bool fast)
+{
+	return idx == 0 ? 1000 - min_t(u64, bytes, 1000) : 7;
+}
+
+static void npa_scratch_test_cost_flat(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 10, 0), VAR(100, 10, 0) };
+	struct npa_scratch_cost cost = { .cycles = npa_scratch_test_cycles };
+	struct npa_scratch_stats st;
+	u64 arena = 200;
+
+	/* Without a cost the two share the free 100 bytes evenly ... */
+	npa_place(test, b, 1, &arena, r, 2, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 50);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 50);
+	/* ... with one, the request that gains nothing gets its minimum. */
+	arena = 200;
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 1, &arena, r, 2, 0,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, arena, 200);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 10);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 90);
+	KUNIT_EXPECT_GE(test, r[0].offset, 100);
+	KUNIT_EXPECT_GE(test, r[1].offset, 100);
+	KUNIT_EXPECT_TRUE(test, r[0].offset >= r[1].offset + 10 ||
+			  r[1].offset >= r[0].offset + 90);
+}
+
+static void npa_scratch_test_cost_headroom(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 10, 0), VAR(100, 10, 0) };
+	struct npa_scratch_cost cost = {
+		.cycles = npa_scratch_test_cycles, .headroom = 40,
+	};
+	struct npa_scratch_stats st;
+	u64 arena = 200;
+
+	/* 40 bytes of headroom: request 0 gets all it wants, 10 are unused. */
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 1, &arena, r, 2, 0,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 100);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 10);
+	KUNIT_EXPECT_EQ(test, arena, 210);
+	KUNIT_EXPECT_EQ(test, st.growth, 10);
+	KUNIT_EXPECT_LE(test, r[0].offset + 100, arena);
+	KUNIT_EXPECT_LE(test, r[1].offset + 10, arena);
+}
+
 static struct kunit_case npa_scratch_test_cases[] = {
 	KUNIT_CASE(npa_scratch_test_gap_bottom),
 	KUNIT_CASE(npa_scratch_test_best_fit),
@@ -264,6 +316,8 @@ static struct kunit_case npa_scratch_test_cases[] = {
 	KUNIT_CASE(npa_scratch_test_fast_window),
 	KUNIT_CASE(npa_scratch_test_steps_share),
 	KUNIT_CASE(npa_scratch_test_invalid),
+	KUNIT_CASE(npa_scratch_test_cost_flat),
+	KUNIT_CASE(npa_scratch_test_cost_headroom),
 	{}
 };
 

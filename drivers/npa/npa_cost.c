@@ -303,6 +303,38 @@ u64 npa_cost_op(const struct npa_op_desc *op,
 EXPORT_SYMBOL_IF_KUNIT(npa_cost_op);
 
 /**
+ * npa_cost_scratch() - cycles an operator takes with a given scratch grant
+ * @g: the graph, validated.
+ * @op: the operator's index.
+ * @idx: the index of one of its scratch requests.
+ * @bytes: bytes granted to it.
+ * @fast: the grant is in the fast window.
+ *
+ * The tensors count as slow: what matters to scratch placement is how the
+ * cycles change with @bytes and @fast.
+ *
+ * Context: Any context.
+ * Return: the cycles, or 0 for scratch the operator does not read (all
+ * but a convolution's scratch[0]), whose size changes nothing.
+ */
+u64 npa_cost_scratch(const struct npa_graph *g, u32 op, u32 idx, u64 bytes,
+		     bool fast)
+{
+	const struct npa_op_desc *o = &g->ops[op];
+	struct npa_cost_work w;
+	struct npa_cost_conv cv;
+
+	if (idx != o->first_scratch || !o->num_scratch || o->num_inputs < 2 ||
+	    !o->num_outputs ||
+	    !npa_cost_conv_geometry(o, &g->tensors[g->operands[o->first_input]],
+				    &g->tensors[g->operands[o->first_output]], &cv))
+		return 0;
+	npa_cost_conv(&cv, bytes, fast, &w);
+	return npa_cost_cycles(&w);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_cost_scratch);
+
+/**
  * npa_cost_graph() - cycles one run of a planned graph takes
  * @g: the graph, validated.
  * @tp: its tensors' placements.

@@ -87,6 +87,8 @@ u64 npa_cost_op(const struct npa_op_desc *op,
 		const struct npa_tensor_desc *tensors, const u32 *operands,
 		const struct npa_placement *tp, const struct npa_placement *sp,
 		u64 fast_window);
+u64 npa_cost_scratch(const struct npa_graph *g, u32 op, u32 idx, u64 bytes,
+		     bool fast);
 u64 npa_cost_graph(const struct npa_graph *g, const struct npa_placement *tp,
 		   const struct npa_placement *sp, u64 fast_window);
 

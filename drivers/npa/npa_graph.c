@@ -44,11 +44,13 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "npa_cost.h"
 #include "npa_exec.h"
 #include "npa_graph.h"
 #include "npa_plan.h"
@@ -68,6 +70,7 @@ const struct npa_graph_limits npa_graph_default_limits = {
 	},
 	.fast_window = 256 * 1024,
 	.max_tensor_bytes = 1ULL << 40,
+	.scratch_growth_pct = NPA_GRAPH_SCRATCH_GROWTH_PCT,
 };
 EXPORT_SYMBOL_IF_KUNIT(npa_graph_default_limits);
 
@@ -974,6 +977,19 @@ static void npa_lower_scratch(const struct npa_graph *g,
 	}
 }
 
+/* What a scratch request's grant is worth: npa_scratch_cost.cycles. */
+struct npa_scratch_worth {
+	const struct npa_graph *g;
+	const struct npa_scratch_req *reqs;
+};
+
+static u64 npa_scratch_cycles(void *priv, u32 idx, u64 bytes, bool fast)
+{
+	const struct npa_scratch_worth *w = priv;
+
+	return npa_cost_scratch(w->g, w->reqs[idx].step, idx, bytes, fast);
+}
+
 static void npa_fill_placements(struct npa_lower *l,
 				const struct npa_plan_buf *bufs,
 				const struct npa_scratch_req *reqs,
@@ -1180,6 +1196,8 @@ static int npa_graph_place(const struct npa_graph *g,
 	};
 	struct npa_lower l = { .g = g };
 	struct npa_scratch_stats st;
+	struct npa_scratch_worth worth;
+	struct npa_scratch_cost cost;
 	struct npa_scratch_req *reqs = NULL;
 	struct npa_plan_result res;
 	struct npa_plan_buf *bufs;
@@ -1223,8 +1241,13 @@ static int npa_graph_place(const struct npa_graph *g,
 
 	plan->arena_bytes = res.peak;
 	npa_lower_scratch(g, lim, reqs);
-	ret = npa_scratch_place(bufs, nbufs, &plan->arena_bytes, reqs,
-				g->num_scratch, lim->fast_window, &st);
+	worth = (struct npa_scratch_worth){ .g = g, .reqs = reqs };
+	cost = (struct npa_scratch_cost){
+		.cycles = npa_scratch_cycles, .priv = &worth,
+		.headroom = div_u64(res.peak, 100) * lim->scratch_growth_pct,
+	};
+	ret = npa_scratch_place_cost(bufs, nbufs, &plan->arena_bytes, reqs,
+				     g->num_scratch, lim->fast_window, &cost, &st);
 	if (ret)
 		goto err_free;
 	plan->scratch_requested = st.requested;

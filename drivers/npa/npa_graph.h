@@ -12,6 +12,13 @@
 #include <linux/types.h>
 #include <linux/npa.h>
 
+/*
+ * The default &npa_graph_limits.scratch_growth_pct: on the Darknet corpus,
+ * 5% of each tensor arena brings the cost model's cycles within 5% of
+ * unlimited scratch (Documentation/graphs.rst).
+ */
+#define NPA_GRAPH_SCRATCH_GROWTH_PCT	5
+
 /**
  * struct npa_graph_limits - what the device accepts
  * @max_tensors: most tensors in one graph.
@@ -21,6 +28,8 @@
  * @unit_align: alignment each compute unit needs of what it touches.
  * @fast_window: bytes at the start of the arena that are fast (SRAM).
  * @max_tensor_bytes: largest single tensor or scratch buffer.
+ * @scratch_growth_pct: how much variable scratch may grow the arena to save
+ *	cycles (the cost model's), in percent of the tensors' arena.
  */
 struct npa_graph_limits {
 	u32 max_tensors;
@@ -30,6 +39,7 @@ struct npa_graph_limits {
 	u32 unit_align[NPA_UNIT_COUNT];
 	u64 fast_window;
 	u64 max_tensor_bytes;
+	u32 scratch_growth_pct;
 };
 
 /**

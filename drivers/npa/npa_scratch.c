@@ -64,6 +64,7 @@ struct npa_scratch_ctx {
 	s64 top;		/* arena top */
 	u64 max_align;		/* every alignment divides it */
 	u64 fast_window;
+	const struct npa_scratch_cost *cost;
 };
 
 static u64 npa_align_of(u64 align)
@@ -289,6 +290,32 @@ static int npa_gap_cmp_size(const void *a, const void *b)
 }
 
 /*
+ * The fewest bytes from @r's minimum up to @granted at which its operator
+ * takes no more cycles than with @granted: the rest would buy nothing.
+ * The cycles never grow with the bytes, so a bisection finds it.
+ */
+static u64 npa_req_least(const struct npa_scratch_ctx *c,
+			 const struct npa_scratch_req *r, u64 granted, bool fast)
+{
+	const struct npa_scratch_cost *k = c->cost;
+	u32 idx = r - c->reqs;
+	u64 lo = r->min_size, hi = granted, want;
+
+	if (!k || !k->cycles)
+		return granted;
+	want = k->cycles(k->priv, idx, granted, fast);
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (k->cycles(k->priv, idx, mid, fast) <= want)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
+
+/*
  * Share the largest areas among variable requests @r[0..n): one each, or
  * evenly when there are more requests than areas.  With @commit false
  * nothing is placed; the return value is the index of the first request
@@ -318,6 +345,8 @@ static int npa_share_areas(struct npa_scratch_ctx *c, struct npa_scratch_req **r
 				return i;
 			/* The dry run must see exactly what placing would. */
 			if (commit) {
+				granted = npa_req_least(c, q, granted,
+							npa_in_fast(c, start));
 				q->granted = granted;
 				q->offset = start;
 				if (gap.lo_scratch && start == gap.lo)
@@ -359,6 +388,23 @@ static void npa_place_variable(struct npa_scratch_ctx *c,
 			return;
 	}
 	npa_share_areas(c, r, n, true);
+}
+
+/*
+ * A variable request whose operator takes as many cycles at its minimum as
+ * at its size, in the fast window and out of it: more would buy nothing.
+ */
+static bool npa_req_flat(const struct npa_scratch_ctx *c,
+			 const struct npa_scratch_req *r)
+{
+	const struct npa_scratch_cost *k = c->cost;
+	u32 idx = r - c->reqs;
+
+	return k && k->cycles &&
+	       k->cycles(k->priv, idx, r->min_size, false) ==
+	       k->cycles(k->priv, idx, r->size, false) &&
+	       k->cycles(k->priv, idx, r->min_size, true) ==
+	       k->cycles(k->priv, idx, r->size, true);
 }
 
 static int npa_req_cmp(const void *a, const void *b, const void *priv)
@@ -478,8 +524,43 @@ int npa_scratch_place(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 		      struct npa_scratch_req *reqs, u32 nreqs,
 		      u64 fast_window, struct npa_scratch_stats *stats)
 {
+	return npa_scratch_place_cost(bufs, nbufs, arena, reqs, nreqs,
+				      fast_window, NULL, stats);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_scratch_place);
+
+/**
+ * npa_scratch_place_cost() - place scratch, buying cycles with arena bytes
+ * @bufs: as for npa_scratch_place().
+ * @nbufs: number of @bufs.
+ * @arena: in: arena size of the tensors; out: arena size with scratch.
+ * @reqs: scratch requests; @offset, @granted and @placed_flags are set.
+ * @nreqs: number of @reqs.
+ * @fast_window: as for npa_scratch_place().
+ * @cost: what variable scratch is worth, or NULL.
+ * @stats: out: what was requested and how much the arena grew.
+ *
+ * As npa_scratch_place(), except that a variable request whose operator
+ * takes no fewer cycles with more of it gets its minimum (placed like a
+ * fixed request), leaving the free areas to the requests that save
+ * cycles, and that the arena may grow by up to @cost->headroom bytes at the
+ * top for variable requests: those bytes are free at every step, so every
+ * step's variable scratch can use them.  The arena ends at the highest
+ * byte used.
+ *
+ * Context: Process context; may sleep.  No locking: the caller owns the
+ * arrays.
+ * Return: as npa_scratch_place().
+ */
+int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
+			   struct npa_scratch_req *reqs, u32 nreqs,
+			   u64 fast_window, const struct npa_scratch_cost *cost,
+			   struct npa_scratch_stats *stats)
+{
 	struct npa_scratch_ctx c = { .bufs = bufs, .reqs = reqs,
-				     .top = *arena, .fast_window = fast_window };
+				     .top = *arena, .fast_window = fast_window,
+				     .cost = cost };
+	s64 used;
 	u32 *order, *by_lo, *by_hi, i, j, ilo = 0, ihi = 0, nlive = 0;
 	struct npa_scratch_req **var;
 	u8 *live;
@@ -489,6 +570,12 @@ int npa_scratch_place(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 	ret = npa_scratch_check(bufs, nbufs, *arena, reqs, nreqs, &c.max_align);
 	if (ret)
 		return ret;
+	/* As far from overflow as the stacked requests (npa_scratch_check()). */
+	if (cost && cost->headroom) {
+		if (cost->headroom > (U64_MAX >> 3) - *arena)
+			return -EOVERFLOW;
+		c.top += ALIGN_DOWN(cost->headroom, c.max_align);
+	}
 	if (!nreqs)
 		return 0;
 
@@ -549,14 +636,22 @@ int npa_scratch_place(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 		for (; i < j; i++) {
 			struct npa_scratch_req *r = &reqs[order[i]];
 
-			if (r->flags & NPA_SCRATCH_REQ_VARIABLE)
-				var[nvar++] = r;
-			else
+			if (!(r->flags & NPA_SCRATCH_REQ_VARIABLE))
 				npa_place_fixed(&c, r);
+			else if (npa_req_flat(&c, r))
+				npa_place_min(&c, r);
+			else
+				var[nvar++] = r;
 		}
 		if (nvar)
 			npa_place_variable(&c, var, nvar);
 	}
+
+	/* The headroom nobody used is not part of the arena. */
+	used = *arena;
+	for (i = 0; i < nreqs; i++)
+		used = max_t(s64, used, reqs[i].offset + reqs[i].granted);
+	c.top = min(c.top, used);
 
 	/* Growing at the bottom moved the arena's start to c.floor. */
 	stats->shift = -c.floor;
@@ -584,4 +679,4 @@ out_free:
 	kvfree(order);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(npa_scratch_place);
+EXPORT_SYMBOL_IF_KUNIT(npa_scratch_place_cost);

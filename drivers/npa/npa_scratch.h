@@ -61,8 +61,27 @@ struct npa_scratch_stats {
 	u64 work;
 };
 
+/**
+ * struct npa_scratch_cost - what variable scratch is worth, in cycles
+ * @cycles: the cycles the operator of request @idx takes when the request
+ *	is granted @bytes, in the fast window or not; NULL: every grant is
+ *	worth the same.
+ * @priv: @cycles' first argument.
+ * @headroom: bytes the arena may grow at the top for variable requests to
+ *	use beyond their minimums (on top of what their minimums need).
+ */
+struct npa_scratch_cost {
+	u64 (*cycles)(void *priv, u32 idx, u64 bytes, bool fast);
+	void *priv;
+	u64 headroom;
+};
+
 int npa_scratch_place(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 		      struct npa_scratch_req *reqs, u32 nreqs,
 		      u64 fast_window, struct npa_scratch_stats *stats);
+int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
+			   struct npa_scratch_req *reqs, u32 nreqs,
+			   u64 fast_window, const struct npa_scratch_cost *cost,
+			   struct npa_scratch_stats *stats);
 
 #endif /* __NPA_SCRATCH_H__ */

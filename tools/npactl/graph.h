@@ -157,12 +157,14 @@ int npactl_graph_read_darknet(const char *path,
  * @csv: write tensor placements as CSV to this file, or NULL.
  * @svg: draw the layout as SVG into this file, or NULL.
  * @budget: planner work budget, 0 for the default.
+ * @scratch_growth_pct: &npa_graph_limits.scratch_growth_pct.
  */
 struct npactl_graph_out {
 	bool json;
 	const char *csv;
 	const char *svg;
 	u64 budget;
+	u32 scratch_growth_pct;
 };
 
 /* npactl graph: show a graph file or convert it to JSON. */

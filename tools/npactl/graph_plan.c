@@ -366,7 +366,8 @@ out:
 int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 		      const struct npactl_graph_out *out)
 {
-	const struct npa_graph_limits *lim = &npa_graph_default_limits;
+	struct npa_graph_limits limits = npa_graph_default_limits;
+	const struct npa_graph_limits *lim = &limits;
 	struct npa_graph_plan plan = { };
 	struct npa_error err = { };
 	struct npa_plan_buf *bufs = NULL;
@@ -377,6 +378,7 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 	u32 nbufs, ntensor;
 	u64 bound;
 
+	limits.scratch_growth_pct = out->scratch_growth_pct;
 	ret = npactl_graph_read(path, o, &g);
 	if (ret)
 		return NPACTL_EXIT_FAIL;

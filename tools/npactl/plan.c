@@ -13,6 +13,7 @@
 
 #include "npactl.h"
 #include "graph.h"
+#include "npa_graph.h"
 
 static void plan_usage(FILE *fp)
 {
@@ -21,6 +22,7 @@ static void plan_usage(FILE *fp)
 		"                   [--algo greedy|npa] INPUT.csv\n"
 		"       npactl plan [--json] [--out FILE.csv] [--budget N]\n"
 		"                   [--svg FILE] [--size N | --input WxH] [--im2col M]\n"
+		"                   [--scratch-growth PCT]\n"
 		"                   FILE.json|FILE.cfg\n"
 		"\n"
 		"Plan the buffers of INPUT (MiniMalloc CSV: id,lower,upper,size[,alignment],\n"
@@ -37,7 +39,10 @@ static void plan_usage(FILE *fp)
 		"  --svg FILE     draw the layout (time across, address up) as SVG\n"
 		"  --size N       Darknet: use an N x N input instead of the cfg's\n"
 		"  --input WxH    Darknet: use a W x H input instead of the cfg's\n"
-		"  --im2col M     Darknet: im2col scratch by 'tile' (default), 'row' or 'full'\n");
+		"  --im2col M     Darknet: im2col scratch by 'tile' (default), 'row' or 'full'\n"
+		"  --scratch-growth PCT  graphs: how much variable scratch may grow the\n"
+		"                 arena to save cycles, in %% of the tensors' arena (default %d)\n",
+		NPA_GRAPH_SCRATCH_GROWTH_PCT);
 }
 
 static double pct_over(u64 v, u64 lb)
@@ -128,6 +133,7 @@ int npactl_cmd_plan(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "im2col", required_argument, NULL, 'I' },
+		{ "scratch-growth", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -138,11 +144,11 @@ int npactl_cmd_plan(int argc, char **argv)
 	struct npactl_graph_opts gopts = { };
 	const char *svg = NULL;
 	bool json = false, greedy = false;
-	u64 greedy_peak;
+	u64 greedy_peak, growth = NPA_GRAPH_SCRATCH_GROWTH_PCT;
 	int c, ret, verify;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:b:a:S:s:i:I:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:b:a:S:s:i:I:g:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -187,6 +193,13 @@ int npactl_cmd_plan(int argc, char **argv)
 				return NPACTL_EXIT_USAGE;
 			}
 			break;
+		case 'g':
+			if (!npactl_parse_u64(optarg, &growth) || growth > 1000) {
+				fprintf(stderr, "npactl plan: bad --scratch-growth '%s' (0 to 1000)\n",
+					optarg);
+				return NPACTL_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			plan_usage(stdout);
 			return NPACTL_EXIT_OK;
@@ -204,6 +217,7 @@ int npactl_cmd_plan(int argc, char **argv)
 		struct npactl_graph_out gout = {
 			.json = json, .csv = out, .svg = svg,
 			.budget = params.budget,
+			.scratch_growth_pct = growth,
 		};
 
 		if (greedy) {

@@ -31,12 +31,14 @@ for k in ("input", "plan_ns", "note"):
 print(json.dumps(d, sort_keys=True))'
 }
 
-# plan_ok FILE [OPTS...]: plans, verified, scratch growth not above stacking.
+# plan_ok FILE [OPTS...]: plans, verified, scratch growth not above stacking
+# when scratch may not grow the arena to save cycles.
 # Leaves the JSON report in $tmp/plan.json.
 plan_ok() {
 	local f=$1
 	shift
-	"$NPACTL" plan --json "$@" "$f" >"$tmp/plan.json" || return 1
+	"$NPACTL" plan --json --scratch-growth 0 "$@" "$f" >"$tmp/plan.json" ||
+		return 1
 	[ "$(jf "$tmp/plan.json" verified)" = true ] || return 1
 	[ "$(jf "$tmp/plan.json" arena_bytes)" -ge \
 	  "$(jf "$tmp/plan.json" lower_bound_bytes)" ] || return 1
@@ -543,10 +545,23 @@ im2col() {
 check "darknet: --im2col full, row and tile (default) im2col scratch" im2col
 
 # Every network of the package plans or is refused by name.
-tot_g=0 tot_n=0
+tot_g=0 tot_n=0 tot_p=0 tot_u=0
 for cfg in "$cfgdir"/*.cfg; do
 	name=$(basename "$cfg")
-	if "$NPACTL" plan --json "$cfg" >"$tmp/plan.json" 2>"$tmp/err"; then
+	if "$NPACTL" plan --json "$cfg" >"$tmp/cost.json" 2>/dev/null; then
+		# Up to 5% of the tensors' arena buys cycles, beside the minimums.
+		p=$(jf "$tmp/cost.json" sim_cycles)
+		m=$(jf "$tmp/cost.json" sim_cycles_minimum)
+		g=$(jf "$tmp/cost.json" scratch_growth_bytes)
+		n=$(jf "$tmp/cost.json" scratch_growth_naive_bytes)
+		t=$(jf "$tmp/cost.json" tensor_bytes)
+		tot_p=$((tot_p + p))
+		tot_u=$((tot_u + $(jf "$tmp/cost.json" sim_cycles_unlimited)))
+		if [ "$p" -gt "$m" ] || [ "$g" -gt $((n + t * 5 / 100)) ]; then
+			notok "cost: $name: $p cycles <= $m at least scratch, growth $g <= $n + 5% of $t"
+		fi
+	fi
+	if "$NPACTL" plan --json --scratch-growth 0 "$cfg" >"$tmp/plan.json" 2>"$tmp/err"; then
 		if [ "$(jf "$tmp/plan.json" verified)" != true ]; then
 			notok "darknet: $name plan verified"
 			continue
@@ -573,6 +588,12 @@ for cfg in "$cfgdir"/*.cfg; do
 		sed 's/^/# /' "$tmp/err"
 	fi
 done
+desc="cost: corpus sim_cycles $tot_p within 5% of unlimited scratch $tot_u"
+if [ $((100 * tot_p)) -le $((105 * tot_u)) ] && [ "$tot_u" -gt 0 ]; then
+	ok "$desc"
+else
+	notok "$desc"
+fi
 desc="darknet: corpus scratch growth $tot_g <= 1/4 of stacked $tot_n"
 if [ $((4 * tot_g)) -le "$tot_n" ]; then
 	ok "$desc"
