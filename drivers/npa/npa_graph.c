@@ -1006,6 +1006,7 @@ static void npa_fill_placements(struct npa_lower *l,
 			.offset = U64_MAX, .size = l->size[t],
 			.lo = l->lo[t], .hi = l->hi[t], .buffer = NPA_NONE,
 		};
+		plan->align[t] = l->align[t];
 		if (!npa_in_arena(g, t))
 			continue;
 		p->buffer = l->bufidx[npa_find(l, t, &off)];
@@ -1216,7 +1217,9 @@ static int npa_graph_place(const struct npa_graph *g,
 	plan->tensors = kvcalloc(g->num_tensors, sizeof(*plan->tensors), GFP_KERNEL_ACCOUNT);
 	plan->scratch = kvcalloc(max(g->num_scratch, 1U), sizeof(*plan->scratch),
 				 GFP_KERNEL_ACCOUNT);
-	if (!bufs || (g->num_scratch && !reqs) || !plan->tensors || !plan->scratch)
+	plan->align = kvcalloc(g->num_tensors, sizeof(*plan->align), GFP_KERNEL_ACCOUNT);
+	if (!bufs || (g->num_scratch && !reqs) || !plan->tensors ||
+	    !plan->scratch || !plan->align)
 		goto err_free;
 
 	npa_lower_init(&l, lim);
@@ -1327,7 +1330,9 @@ void npa_graph_plan_free(struct npa_graph_plan *plan)
 {
 	kvfree(plan->tensors);
 	kvfree(plan->scratch);
+	kvfree(plan->align);
 	plan->tensors = NULL;
 	plan->scratch = NULL;
+	plan->align = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_graph_plan_free);

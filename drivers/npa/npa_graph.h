@@ -101,6 +101,9 @@ struct npa_graph {
  * struct npa_graph_plan - the plan of a graph
  * @tensors: one placement per tensor.
  * @scratch: one placement per scratch request.
+ * @align: per tensor, the alignment it needs: its own and that of every
+ *	compute unit that touches it (what a bound tensor's offset in its
+ *	buffer must be a multiple of).
  * @arena_bytes: arena size including scratch.
  * @tensor_bytes: arena size of the tensors alone.
  * @lower_bound: max over time of the live tensor bytes.
@@ -116,6 +119,7 @@ struct npa_graph {
 struct npa_graph_plan {
 	struct npa_placement *tensors;
 	struct npa_placement *scratch;
+	u32 *align;
 	u64 arena_bytes;
 	u64 tensor_bytes;
 	u64 lower_bound;

@@ -8,7 +8,8 @@
  *
  * NPA_IOCTL_JOB_SUBMIT binds every model input, output, constant and
  * persistent tensor to a dma-buf (npa's own or another exporter's), checks
- * that each tensor fits in its buffer, and queues the job on the NPU.  It
+ * that each tensor fits in its buffer at an offset aligned as the tensor
+ * needs, and queues the job on the NPU.  It
  * returns a job fd that polls readable once the job has ended, and with
  * %NPA_JOB_FENCE a sync_file fd that signals at the same time.  The job
  * is queued and its fds installed only once everything else has succeeded
@@ -288,7 +289,7 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 	for (i = 0; i < args->num_bindings; i++) {
 		const struct npa_tensor_desc *t = &model->graph.tensors[model->binds[i]];
 		u64 bytes = npa_tensor_bytes(t);
-		u64 end;
+		u64 end, align;
 
 		if (b[i].pad) {
 			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_PAD,
@@ -314,6 +315,14 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_FD,
 					    NPA_ERR_READ_ONLY, (u32)b[i].fd, 0,
 					    -EACCES);
+			goto out_tensor;
+		}
+		/* The NPU's units need it aligned in the buffer as in the arena. */
+		align = model->plan.align[model->binds[i]];
+		if (b[i].offset & (align - 1)) {
+			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_OFFSET,
+					    NPA_ERR_MISALIGNED, b[i].offset,
+					    align, -EINVAL);
 			goto out_tensor;
 		}
 		job->offsets[i] = b[i].offset;

@@ -271,14 +271,36 @@ static void test_submit_invalid(int fd, int model)
 	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
 	tap_ok(ret == -EBADF, "fd -1 fails with EBADF (%d)", ret);
 	b[0].fd = io.in;
-	b[0].offset = 4000;
+	/* The NPU's ops touch both tensors: 64-byte aligned. */
+	b[0].offset = 1;
+	ret = npa_job_submit_err(fd, model, b, 2, 0, NULL, &e);
+	tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_BINDINGS && e.index == 0 &&
+	       e.field == NPA_ERR_FIELD_OFFSET && e.reason == NPA_ERR_MISALIGNED &&
+	       e.value == 1 && e.expected == 64 && e.tensor == 0,
+	       "an input bound at offset 1 fails with EINVAL, and the report says so: %s (%d)",
+	       npa_error_str(&e, why, sizeof(why)), ret);
+	b[0].offset = 0;
+	b[1].offset = 32;
+	ret = npa_job_submit_err(fd, model, b, 2, 0, NULL, &e);
+	tap_ok(ret == -EINVAL && e.index == 1 && e.reason == NPA_ERR_MISALIGNED &&
+	       e.value == 32 && e.expected == 64 && e.tensor == 3,
+	       "an output bound at offset 32 fails with EINVAL: %s (%d)",
+	       npa_error_str(&e, why, sizeof(why)), ret);
+	b[1].offset = 64;
+	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
+	tap_ok(ret >= 0 && npa_job_wait(fd, ret, npa_now_ns() + 10 * SEC, NULL) == 0,
+	       "an output bound at offset 64 runs (%d)", ret);
+	if (ret >= 0)
+		close(ret);
+	b[1].offset = 0;
+	b[0].offset = 4032;
 	ret = npa_job_submit_err(fd, model, b, 2, 0, NULL, &e);
 	tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_BINDINGS && e.index == 0 &&
 	       e.field == NPA_ERR_FIELD_OFFSET && e.reason == NPA_ERR_DOES_NOT_FIT &&
 	       e.expected == 4096 && e.tensor != NPA_ERR_NO_INDEX,
 	       "a tensor past its buffer's end fails with EINVAL, and the report says so: %s (%d)",
 	       npa_error_str(&e, why, sizeof(why)), ret);
-	b[0].offset = ~0ULL;
+	b[0].offset = ~0ULL - 63;
 	ret = npa_job_submit(fd, model, b, 2, 0, NULL);
 	tap_ok(ret == -EINVAL, "an overflowing offset fails with EINVAL (%d)", ret);
 	b[0].offset = 0;

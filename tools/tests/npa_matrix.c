@@ -1053,10 +1053,13 @@ static const struct row rows[] = {
 	BX(1, fd, FD_FENCE, -EBADF),
 	B(0, pad, 1, -EINVAL),
 	B(1, pad, U32_MAX, -EINVAL),
-	B(0, offset, 3841, -EINVAL),
+	B(0, offset, 1, -EINVAL),
+	B(1, offset, 32, -EINVAL),
+	B(0, offset, 3904, -EINVAL),
 	B(1, offset, 4096, -EINVAL),
 	B(0, offset, 1ULL << 63, -EINVAL),
 	B(1, offset, U64_MAX, -EINVAL),
+	B(0, offset, U64_MAX - 63, -EINVAL),
 	M(JS, "flags = FENCE, struct size 36, ending before fence_fd", m_cut_fence_fd, -EINVAL),
 
 	/* JOB_WAIT (on an ended job) */

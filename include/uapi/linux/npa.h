@@ -586,7 +586,9 @@ struct npa_buffer_create {
  * @fd: a dma-buf fd: from NPA_IOCTL_BUFFER_CREATE or any other exporter
  *	(udmabuf, a camera, ...).
  * @pad: must be zero.
- * @offset: byte offset of the tensor inside the buffer.
+ * @offset: byte offset of the tensor inside the buffer: a multiple of the
+ *	tensor's alignment (its &npa_tensor_desc.align and the
+ *	&npa_query.unit_align of every unit that touches it), as in the arena.
  */
 struct npa_binding {
 	__s32 fd;
