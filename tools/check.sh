@@ -120,13 +120,19 @@ dt_binding() {
 # a memmap= carveout, as in make demo (tools/testing/stock.sh).
 stock() {
 	local series kd vmlinuz rc cfgdir script=$logs/stock-guest.sh
-	local nets="yolov3-tiny.cfg@128 resnet18.cfg@64" files=() n
+	local nets="yolov3-tiny.cfg@128 resnet18.cfg@64" files=() n bad=
 	make -s tools tests || return 1
 	cfgdir=$(tools/darknet-cfgs.sh) || return 1
 	for n in $nets; do
 		files+=(-f "$cfgdir/${n%@*}")
 	done
-	{ echo "NETWORKS='$nets'"; cat tools/testing/stock.sh; } > "$script"
+	files+=(-f tools/examples/inplace-activation.json)
+	for n in tools/tests/bad-graphs/*.json; do
+		files+=(-f "$n")
+		bad+=" ${n##*/}"
+	done
+	{ echo "NETWORKS='$nets'"; echo "BAD_GRAPHS='$bad'"
+	  cat tools/testing/stock.sh; } > "$script"
 	for series in 6.1 6.12; do
 		read -r kd vmlinuz < <(tools/stock-kernel.sh "$series") || {
 			echo "not ok - Debian's $series kernel and headers installed"

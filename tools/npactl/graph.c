@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/libnpa.h"
 #include "npactl.h"
 #include "graph.h"
 
@@ -386,4 +387,48 @@ bool npactl_graph_parse_size(const char *s, bool wxh,
 	o->width = w;
 	o->height = h;
 	return true;
+}
+
+/* The operator that owns scratch request @idx, or NPA_ERR_NO_INDEX. */
+static u32 npactl_scratch_owner(const struct npactl_graph *g, u32 idx)
+{
+	u32 i;
+
+	for (i = 0; i < g->num_ops; i++)
+		if (idx >= g->ops[i].first_scratch &&
+		    idx - g->ops[i].first_scratch < g->ops[i].num_scratch)
+			return i;
+	return NPA_ERR_NO_INDEX;
+}
+
+/*
+ * "npactl: FILE: invalid graph: what is wrong, in libnpa's words [op
+ * 'name', tensor 'name'] (ERRNO)": npactl plan prints npa_graph_validate()'s
+ * report with it, npactl run the kernel's (from the same code), so that
+ * one bad graph gets one sentence on the host and on the device.
+ */
+void npactl_graph_refused(const char *path, const struct npactl_graph *g,
+			  const struct npa_error *err, int ret)
+{
+	struct npa_error e = *err;
+	const char *what = "invalid graph";
+	char why[256];
+
+	if (e.array == NPA_ERR_ARRAY_PLAN_TENSORS ||
+	    e.array == NPA_ERR_ARRAY_PLAN_SCRATCH)
+		what = "invalid plan";
+	else if (e.array == NPA_ERR_ARRAY_BINDINGS)
+		what = "job refused";
+	if (e.array == NPA_ERR_ARRAY_SCRATCH && e.index < g->num_scratch)
+		e.op = npactl_scratch_owner(g, e.index);
+	fprintf(stderr, "npactl: %s: %s: %s", path, what,
+		npa_error_str(&e, why, sizeof(why)));
+	if (e.op < g->num_ops && e.tensor < g->num_tensors)
+		fprintf(stderr, " [op '%s', tensor '%s']", g->op_names[e.op],
+			g->tensor_names[e.tensor]);
+	else if (e.op < g->num_ops)
+		fprintf(stderr, " [op '%s']", g->op_names[e.op]);
+	else if (e.tensor < g->num_tensors)
+		fprintf(stderr, " [tensor '%s']", g->tensor_names[e.tensor]);
+	fprintf(stderr, " (%s)\n", strerrorname_np(-ret) ?: strerror(-ret));
 }

@@ -101,6 +101,12 @@ __printf(2, 3)
 int npactl_graph_add_note(struct npactl_graph *g, const char *fmt, ...);
 const char *npactl_graph_strerror(const struct npactl_graph *g, int err);
 void npactl_graph_view(const struct npactl_graph *g, struct npa_graph *view);
+/*
+ * Print what npa_graph_validate() or the kernel refused in @g (a
+ * &struct npa_error and the errno @ret) as one line on stderr.
+ */
+void npactl_graph_refused(const char *path, const struct npactl_graph *g,
+			  const struct npa_error *err, int ret);
 
 /* Bytes of one element of @dtype, 0 for NPA_DTYPE_NONE or unknown. */
 u32 npactl_dtype_bytes(u32 dtype);

@@ -22,41 +22,6 @@
 #include "graph.h"
 #include "npa_cost.h"
 
-/* The operator that owns scratch request @idx, or U32_MAX. */
-static u32 owner_of_scratch(const struct npactl_graph *g, u32 idx)
-{
-	u32 i;
-
-	for (i = 0; i < g->num_ops; i++)
-		if (idx >= g->ops[i].first_scratch &&
-		    idx - g->ops[i].first_scratch < g->ops[i].num_scratch)
-			return i;
-	return U32_MAX;
-}
-
-/*
- * "invalid graph: what is wrong, in libnpa's words [op 'name', tensor
- * 'name'] (ERRNO)", as npactl run prints what the kernel refuses.
- */
-static void print_validate_err(const char *path, const struct npactl_graph *g,
-			       struct npa_error *e, int ret)
-{
-	char why[256];
-
-	if (e->array == NPA_ERR_ARRAY_SCRATCH && e->index < g->num_scratch)
-		e->op = owner_of_scratch(g, e->index);
-	fprintf(stderr, "npactl: %s: invalid graph: %s", path,
-		npa_error_str(e, why, sizeof(why)));
-	if (e->op < g->num_ops && e->tensor < g->num_tensors)
-		fprintf(stderr, " [op '%s', tensor '%s']", g->op_names[e->op],
-			g->tensor_names[e->tensor]);
-	else if (e->op < g->num_ops)
-		fprintf(stderr, " [op '%s']", g->op_names[e->op]);
-	else if (e->tensor < g->num_tensors)
-		fprintf(stderr, " [tensor '%s']", g->tensor_names[e->tensor]);
-	fprintf(stderr, " (%s)\n", strerrorname_np(-ret) ?: strerror(-ret));
-}
-
 /*
  * The arena as planner buffers: one per group of tensors that share memory
  * (spanning its members in space and time), one per scratch buffer.
@@ -385,7 +350,7 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 	npactl_graph_view(&g, &view);
 	ret = npa_graph_validate(&view, lim, &err);
 	if (ret) {
-		print_validate_err(path, &g, &err, ret);
+		npactl_graph_refused(path, &g, &err, ret);
 		goto out_free;
 	}
 	ret = npa_graph_plan(&view, lim, out->budget, &plan);

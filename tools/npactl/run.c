@@ -163,6 +163,7 @@ struct npactl_net {
 	void **maps;		/* CPU mapping per binding, at its offset */
 	size_t *map_sizes;
 	u8 **bound;		/* host copy of each bound tensor's contents */
+	u8 **expect;		/* per binding: the reference's output, or NULL */
 	int weights_fd;
 	void *weights_map;
 	u64 weights_bytes;
@@ -246,11 +247,12 @@ static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 	n->maps = calloc(n->num_binds, sizeof(*n->maps));
 	n->map_sizes = calloc(n->num_binds, sizeof(*n->map_sizes));
 	n->bound = calloc(n->num_binds, sizeof(*n->bound));
+	n->expect = calloc(n->num_binds, sizeof(*n->expect));
 	/* Before any return: npactl_unbind() closes every fd that is >= 0. */
 	for (t = 0; n->buf_fds && t < n->num_binds; t++)
 		n->buf_fds[t] = -1;
 	if (n->num_binds && (!n->binds || !n->buf_fds || !n->maps ||
-			     !n->map_sizes || !n->bound))
+			     !n->map_sizes || !n->bound || !n->expect))
 		return -ENOMEM;
 
 	for (t = 0; t < g->num_tensors; t++)
@@ -327,6 +329,8 @@ static void npactl_unbind(struct npactl_net *n)
 		}
 		if (n->bound)
 			free(n->bound[b]);
+		if (n->expect)
+			free(n->expect[b]);
 	}
 	if (n->weights_map)
 		npa_buffer_unmap(n->weights_map, npactl_page(n->weights_bytes));
@@ -337,22 +341,22 @@ static void npactl_unbind(struct npactl_net *n)
 	free(n->maps);
 	free(n->map_sizes);
 	free(n->bound);
+	free(n->expect);
 }
 
 /*
  * The reference: every tensor and scratch buffer its own allocation, the
  * scratch sizes the plan granted, scratch poisoned like the NPU does.
- * Returns the number of output bytes that differ from the NPU's, or < 0.
+ * Keeps each output in @n->expect; returns 0 or < 0.
  */
-static long npactl_reference(int fd, struct npactl_net *n)
+static int npactl_reference(int fd, struct npactl_net *n)
 {
 	const struct npactl_graph *g = &n->g;
 	struct npa_placement *sp = NULL;
 	struct npa_exec_operand *ops = NULL;
 	u32 ns = g->num_scratch, t, b, i, k, most = 1;
 	u8 **mem = calloc(g->num_tensors, sizeof(*mem));
-	long diff = -ENOMEM;
-	int ret;
+	int ret = -ENOMEM;
 
 	if (!mem)
 		return -ENOMEM;
@@ -361,10 +365,9 @@ static long npactl_reference(int fd, struct npactl_net *n)
 		if (!sp)
 			goto out;
 		ret = npa_model_plan(fd, n->model, NULL, NULL, sp, &ns);
-		if (ret) {
-			diff = ret;
+		if (ret)
 			goto out;
-		}
+		ret = -ENOMEM;
 	}
 	for (t = 0, b = 0; t < g->num_tensors; t++) {
 		mem[t] = calloc(1, npactl_tensor_bytes(&g->tensors[t]) + 1);
@@ -417,34 +420,91 @@ static long npactl_reference(int fd, struct npactl_net *n)
 		if (r) {
 			fprintf(stderr, "npactl: %s: reference: op %u (%s): %s\n",
 				n->path, i, g->op_names[i], strerror(-r));
-			diff = r;
+			ret = r;
 			goto out;
 		}
 	}
 
-	diff = 0;
 	for (t = 0, b = 0; t < g->num_tensors; t++) {
-		u64 bytes = npactl_tensor_bytes(&g->tensors[t]), j;
-
 		if (!npactl_bound(&g->tensors[t]))
 			continue;
 		if (g->tensors[t].flags & NPA_TENSOR_OUTPUT) {
-			if (n->buf_fds[b] >= 0)
-				npa_buffer_sync(n->buf_fds[b], 1);
-			for (j = 0; j < bytes; j++)
-				diff += mem[t][j] != ((u8 *)n->maps[b])[j];
-			if (n->buf_fds[b] >= 0)
-				npa_buffer_sync(n->buf_fds[b], 0);
+			n->expect[b] = mem[t];
+			mem[t] = NULL;
 		}
 		b++;
 	}
+	ret = 0;
 out:
 	for (t = 0; t < g->num_tensors; t++)
 		free(mem[t]);
 	free(mem);
 	free(ops);
 	free(sp);
+	return ret;
+}
+
+/*
+ * Zero the outputs before a run (@clear), or count the output bytes that
+ * differ from the reference after it.
+ */
+static long npactl_outputs(struct npactl_net *n, bool clear)
+{
+	const struct npactl_graph *g = &n->g;
+	long diff = 0;
+	u32 t, b;
+	u64 j;
+
+	for (t = 0, b = 0; t < g->num_tensors; t++) {
+		u64 bytes = npactl_tensor_bytes(&g->tensors[t]);
+		u8 *out;
+
+		if (!npactl_bound(&g->tensors[t]))
+			continue;
+		out = n->maps[b];
+		if (n->expect[b]) {
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 1);
+			if (clear)
+				memset(out, 0, bytes);
+			for (j = 0; j < bytes && !clear; j++)
+				diff += n->expect[b][j] != out[j];
+			if (n->buf_fds[b] >= 0)
+				npa_buffer_sync(n->buf_fds[b], 0);
+		}
+		b++;
+	}
 	return diff;
+}
+
+/* Say why a job of @n could not be submitted or did not end DONE. */
+static void npactl_job_failed(struct npactl_net *n, int job, int ret,
+			      const struct npa_job_wait *w,
+			      const struct npa_error *err)
+{
+	char where[64] = "";
+
+	if (job < 0 && err->reason != NPA_ERR_NONE) {
+		npactl_graph_refused(n->path, &n->g, err, job);
+		return;
+	}
+	if (job < 0 || ret) {
+		fprintf(stderr, "npactl: %s: job: %s\n", n->path,
+			strerror(-(job < 0 ? job : ret)));
+		return;
+	}
+	if (w->op != NPA_JOB_OP_NONE)
+		snprintf(where, sizeof(where), " in operator %u", w->op);
+	if (w->status == NPA_JOB_FAULT)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 " at %#llx", (unsigned long long)w->fault_addr);
+	if (w->op < n->g.num_ops)
+		fprintf(stderr, "npactl: %s: job: status %s%s [op '%s']\n",
+			n->path, npa_job_status_name(w->status), where,
+			n->g.op_names[w->op]);
+	else
+		fprintf(stderr, "npactl: %s: job: status %s%s\n", n->path,
+			npa_job_status_name(w->status), where);
 }
 
 static void npactl_run_usage(FILE *fp)
@@ -459,7 +519,12 @@ static void npactl_run_usage(FILE *fp)
 		"tensor its own buffer; --private asks for private activation\n"
 		"arenas; --plan FILE.csv (one NETWORK) gives the kernel a plan made\n"
 		"elsewhere, e.g. by npactl plan --out, which it verifies instead of\n"
-		"planning.\n");
+		"planning.  --repeat K runs each network K times and prints one line\n"
+		"per run (NAME #1 .. NAME #K), each with its own job time and, with\n"
+		"--verify, its own check (the outputs are cleared before each run).\n"
+		"A graph the kernel refuses is reported in the words npactl plan\n"
+		"uses for it; once a network has failed, the carveout summary at the\n"
+		"end is left out and the exit status is 1.\n");
 }
 
 int npactl_cmd_run(int argc, char **argv)
@@ -480,7 +545,7 @@ int npactl_cmd_run(int argc, char **argv)
 	struct npactl_graph_opts gopts = { 0 };
 	struct npactl_net nets[NPACTL_MAX_NETS];
 	const char *dev = NULL;
-	bool verify = false, private = false;
+	bool verify = false, private = false, header = false;
 	u64 seed = 1, val, repeat = 1;
 	int c, fd, i, nnets, status = NPACTL_EXIT_OK;
 	struct npa_query q;
@@ -536,15 +601,12 @@ int npactl_cmd_run(int argc, char **argv)
 		return NPACTL_EXIT_FAIL;
 	memset(nets, 0, sizeof(nets));
 
-	printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %s\n", "network",
-	       "tensors", "arena", "lower-bd", "naive", "scratch", "growth",
-	       "naive-gr", "job", "verify");
 	for (i = 0; i < nnets; i++) {
 		struct npactl_net *n = &nets[i];
 		const char *name;
 		struct npa_job_wait w = { 0 };
 		struct npa_error err = { 0 };
-		char why[256];
+		char label[64];
 		long diff = 0;
 		u64 k;
 		int ret, job = -1;
@@ -595,67 +657,75 @@ int npactl_cmd_run(int argc, char **argv)
 							    &n->rep, &err);
 		}
 		if (n->model < 0) {
-			fprintf(stderr, "npactl: %s: model create: %s: %s\n", n->path,
-				strerror(-n->model), npa_error_str(&err, why, sizeof(why)));
+			/* What npactl plan says of the same graph. */
+			if (err.reason != NPA_ERR_NONE)
+				npactl_graph_refused(n->path, &n->g, &err, n->model);
+			else
+				fprintf(stderr, "npactl: %s: model create: %s\n",
+					n->path, strerror(-n->model));
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}
 		ret = npactl_bind(fd, n, seed + i);
+		if (!ret && verify)
+			ret = npactl_reference(fd, n);
 		if (ret) {
-			fprintf(stderr, "npactl: %s: buffers: %s\n", n->path, strerror(-ret));
+			fprintf(stderr, "npactl: %s: %s: %s\n", n->path,
+				verify ? "buffers or reference" : "buffers",
+				strerror(-ret));
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}
+		/* One line per run; each run's outputs are its own. */
 		for (k = 0; k < repeat; k++) {
+			if (verify)
+				npactl_outputs(n, true);
 			job = npa_job_submit_err(fd, n->model, n->binds, n->num_binds,
 						 0, NULL, &err);
-			if (job < 0)
+			ret = 0;
+			if (job >= 0) {
+				ret = npa_job_wait(fd, job, npa_now_ns() + 600LL * 1000000000LL, &w);
+				close(job);
+			}
+			if (job < 0 || ret || w.status != NPA_JOB_DONE) {
+				npactl_job_failed(n, job, ret, &w, &err);
+				status = NPACTL_EXIT_FAIL;
 				break;
-			ret = npa_job_wait(fd, job, npa_now_ns() + 600LL * 1000000000LL, &w);
-			close(job);
-			if (ret || w.status != NPA_JOB_DONE)
-				break;
-		}
-		if (job < 0 || ret || w.status != NPA_JOB_DONE) {
-			char where[320] = "";
-
-			if (job >= 0 && !ret && w.op != NPA_JOB_OP_NONE)
-				snprintf(where, sizeof(where), " in operator %u", w.op);
-			if (job >= 0 && !ret && w.status == NPA_JOB_FAULT)
-				snprintf(where + strlen(where), sizeof(where) - strlen(where),
-					 " at %#llx", (unsigned long long)w.fault_addr);
-			if (job < 0)
-				snprintf(where, sizeof(where), ": %s",
-					 npa_error_str(&err, why, sizeof(why)));
-			fprintf(stderr, "npactl: %s: job: %s%s%s%s\n", n->path,
-				job < 0 ? strerror(-job) : ret ? strerror(-ret) : "",
-				job >= 0 && !ret ? "status " : "",
-				job >= 0 && !ret ? npa_job_status_name(w.status) : "",
-				where);
-			status = NPACTL_EXIT_FAIL;
-			continue;
-		}
-		if (verify)
-			diff = npactl_reference(fd, n);
-		printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %s\n",
-		       name, n->g.num_tensors,
-		       (unsigned long long)n->rep.arena_bytes >> 10,
-		       (unsigned long long)n->rep.lower_bound_bytes >> 10,
-		       (unsigned long long)n->rep.naive_bytes >> 10,
-		       (unsigned long long)n->rep.scratch_requested_bytes >> 10,
-		       (unsigned long long)n->rep.scratch_growth_bytes >> 10,
-		       (unsigned long long)n->rep.scratch_growth_naive_bytes >> 10,
-		       (w.end_ns - w.start_ns) / 1e6,
-		       !verify ? "-" : diff == 0 ? "bit-exact" : diff < 0 ? "error" : "MISMATCH");
-		if (verify && diff) {
-			if (diff > 0)
+			}
+			if (verify)
+				diff = npactl_outputs(n, false);
+			if (!header) {
+				printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %s\n",
+				       "network", "tensors", "arena", "lower-bd",
+				       "naive", "scratch", "growth", "naive-gr",
+				       "job", "verify");
+				header = true;
+			}
+			if (repeat > 1)
+				snprintf(label, sizeof(label), "%s #%llu", name,
+					 (unsigned long long)k + 1);
+			else
+				snprintf(label, sizeof(label), "%s", name);
+			printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %s\n",
+			       label, n->g.num_tensors,
+			       (unsigned long long)n->rep.arena_bytes >> 10,
+			       (unsigned long long)n->rep.lower_bound_bytes >> 10,
+			       (unsigned long long)n->rep.naive_bytes >> 10,
+			       (unsigned long long)n->rep.scratch_requested_bytes >> 10,
+			       (unsigned long long)n->rep.scratch_growth_bytes >> 10,
+			       (unsigned long long)n->rep.scratch_growth_naive_bytes >> 10,
+			       (w.end_ns - w.start_ns) / 1e6,
+			       !verify ? "-" : diff == 0 ? "bit-exact" : "MISMATCH");
+			if (diff) {
 				fprintf(stderr, "npactl: %s: %ld output bytes differ from the reference\n",
 					n->path, diff);
-			status = NPACTL_EXIT_FAIL;
+				status = NPACTL_EXIT_FAIL;
+			}
 		}
 	}
 
-	if (!npa_query(fd, &q)) {
+	/* The arenas the networks took: of no use once one has failed. */
+	if (status == NPACTL_EXIT_OK && !npa_query(fd, &q)) {
 		printf("carveout: shared arena %llu KiB + IO/weights; with a private arena per model the arenas would take %llu KiB\n",
 		       (unsigned long long)q.shared_arena_bytes >> 10,
 		       (unsigned long long)q.arena_need_private_bytes >> 10);

@@ -28,6 +28,29 @@ for prog in "npa_e2e /dev/npa0" npa_model_e2e npa_matrix "npa_load 50"; do
 done
 # shellcheck disable=SC2086
 t "npactl run --verify $NETWORKS: bit-exact" ./npactl run --verify $NETWORKS
+# One bad graph, one sentence: npactl plan (npa_graph_validate() in
+# userspace) and npactl run (the kernel's report of the same code) print
+# the same line, and run prints no carveout summary after it.
+same_line() {
+	! ./npactl plan "$1" >/dev/null 2>plan.err &&
+		! ./npactl run "$1" >run.out 2>run.err &&
+		grep -q "^npactl: $1: invalid graph: " plan.err &&
+		cmp -s plan.err run.err && ! grep -q carveout run.out && return 0
+	cat plan.err run.err run.out | sed 's/^/# /'
+	return 1
+}
+for g in $BAD_GRAPHS; do
+	t "npactl plan and npactl run refuse $g with the same line" same_line "$g"
+done
+# --repeat K: one line per run, each verified.
+repeat_lines() {
+	./npactl run --repeat 3 --verify inplace-activation.json >rep.out &&
+		[ "$(grep -c '^inplace-activation.json #[123] .* bit-exact$' rep.out)" = 3 ] &&
+		grep -q '^carveout: ' rep.out && return 0
+	sed 's/^/# /' rep.out
+	return 1
+}
+t "npactl run --repeat 3 --verify: one bit-exact line per run" repeat_lines
 t "rmmod npa" rmmod npa
 t "rmmod gives the region back" sh -c '! grep -q ": npa-sim" /proc/iomem'
 exit $fail
