@@ -6,7 +6,6 @@
  */
 
 #include <kunit/test.h>
-#include <linux/npa.h>
 
 #include "npa_cost.h"
 
@@ -127,43 +126,44 @@ static void npa_cost_test_saturates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, npa_cost_cycles(&w), U64_MAX);
 }
 
-#define ACT(c, h, w)	{ .dims = { 1, c, h, w }, .dtype = NPA_DTYPE_INT8 }
+#define ACT(c, h, w)	{ .dims = { 1, c, h, w }, .dtype = NPA_IR_INT8 }
 
 static void npa_cost_test_graph_sum(struct kunit *test)
 {
 	/* x -> conv 3x3 -> y -> relu -> z; the im2col buffer in scratch. */
-	static const struct npa_tensor_desc t[] = {
+	static struct npa_ir_tensor t[] = {
 		ACT(4, 8, 8),
-		{ .dims = { 4, 4, 3, 3 }, .dtype = NPA_DTYPE_INT8,
-		  .flags = NPA_TENSOR_CONST },
+		{ .size = 144, .dims = { 4, 4, 3, 3 }, .dtype = NPA_IR_INT8,
+		  .flags = NPA_IR_CONST },
 		ACT(4, 8, 8),
 		ACT(4, 8, 8),
 	};
-	static const u32 operands[] = { 0, 1, 2, 2, 3 };
-	static const struct npa_op_desc ops[] = {
-		{ .kind = NPA_OP_CONV2D, .num_inputs = 2, .first_output = 2,
-		  .num_outputs = 1, .num_scratch = 1,
-		  .params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3, [NPA_P_SH] = 1,
-			      [NPA_P_SW] = 1, [NPA_P_PAD_T] = 1, [NPA_P_PAD_L] = 1 } },
-		{ .kind = NPA_OP_ACTIVATION, .first_input = 3, .num_inputs = 1,
-		  .first_output = 4, .num_outputs = 1 },
+	static u32 operands[] = { 0, 1, 2, 2, 3 };
+	static struct npa_ir_op ops[] = {
+		{ .kind = NPA_IR_CONV2D, .num_in = 2, .num_out = 1,
+		  .num_scratch = 1,
+		  .params = { [NPA_IR_P_KH] = 3, [NPA_IR_P_KW] = 3,
+			      [NPA_IR_P_SH] = 1, [NPA_IR_P_SW] = 1,
+			      [NPA_IR_P_PAD_T] = 1, [NPA_IR_P_PAD_L] = 1 } },
+		{ .kind = NPA_IR_ACTIVATION, .first = 3, .num_in = 1,
+		  .num_out = 1 },
 	};
-	struct npa_placement tp[] = {
-		{ .offset = 0, .size = 256, .flags = NPA_PLACEMENT_ARENA },
+	struct npa_ir_place tp[] = {
+		{ .offset = 0, .size = 256, .flags = NPA_IR_ARENA },
 		{ .offset = U64_MAX, .size = 144 },
-		{ .offset = 256, .size = 256, .flags = NPA_PLACEMENT_ARENA },
-		{ .offset = 0, .size = 256, .flags = NPA_PLACEMENT_ARENA },
+		{ .offset = 256, .size = 256, .flags = NPA_IR_ARENA },
+		{ .offset = 0, .size = 256, .flags = NPA_IR_ARENA },
 	};
-	struct npa_placement sp = {
+	struct npa_ir_place sp = {
 		.offset = 512, .size = 36 * 64,
-		.flags = NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH,
+		.flags = NPA_IR_ARENA | NPA_IR_SCRATCH,
 	};
-	struct npa_graph g = {
+	struct npa_ir g = {
 		.tensors = t, .ops = ops, .operands = operands, .num_tensors = 4,
-		.num_ops = 2, .num_operands = 5,
+		.num_ops = 2, .num_operands = 5, .num_scratch = 1,
 	};
-	u64 a = npa_cost_op(&ops[0], t, operands, tp, &sp, 0);
-	u64 b = npa_cost_op(&ops[1], t, operands, tp, &sp, 0);
+	u64 a = npa_cost_op(&g, &ops[0], tp, &sp, 0);
+	u64 b = npa_cost_op(&g, &ops[1], tp, &sp, 0);
 	u64 slow = npa_cost_graph(&g, tp, &sp, 0);
 	u64 fast = npa_cost_graph(&g, tp, &sp, 1 << 20);
 

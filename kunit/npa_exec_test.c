@@ -6,7 +6,7 @@
  */
 
 #include <kunit/test.h>
-#include <linux/npa.h>
+#include "npa_ir.h"
 #include <linux/string.h>
 
 #include "npa_exec.h"
@@ -14,18 +14,18 @@
 #define NPA_GUARD	16
 #define NPA_GUARD_BYTE	0xa5
 
-#define ACT(c, h, w)	{ .dims = { 1, c, h, w }, .dtype = NPA_DTYPE_INT8 }
-#define W8(a, b, c, d)	{ .dims = { a, b, c, d }, .dtype = NPA_DTYPE_INT8 }
-#define B32(n)		{ .dims = { n }, .dtype = NPA_DTYPE_INT32 }
+#define ACT(c, h, w)	{ .dims = { 1, c, h, w }, .dtype = NPA_IR_INT8 }
+#define W8(a, b, c, d)	{ .dims = { a, b, c, d }, .dtype = NPA_IR_INT8 }
+#define B32(n)		{ .dims = { n }, .dtype = NPA_IR_INT32 }
 #define BYTES(n)	{ .size = n }
 #define S8(...)		((const s8[]){ __VA_ARGS__ })
 #define S32(...)	((const s32[]){ __VA_ARGS__ })
 
 /* Window parameters of CONV2D, DWCONV2D, MAXPOOL and AVGPOOL. */
 #define WIN(kh, kw, sh, sw, pt, pl, g, shift)				\
-	.params = { [NPA_P_KH] = kh, [NPA_P_KW] = kw, [NPA_P_SH] = sh,	\
-		    [NPA_P_SW] = sw, [NPA_P_PAD_T] = pt, [NPA_P_PAD_L] = pl, \
-		    [NPA_P_GROUPS] = g, [NPA_P_SHIFT] = shift }
+	.params = { [NPA_IR_P_KH] = kh, [NPA_IR_P_KW] = kw, [NPA_IR_P_SH] = sh,	\
+		    [NPA_IR_P_SW] = sw, [NPA_IR_P_PAD_T] = pt, [NPA_IR_P_PAD_L] = pl, \
+		    [NPA_IR_P_GROUPS] = g, [NPA_IR_P_SHIFT] = shift }
 
 /**
  * struct npa_exec_case - one operator on separate buffers
@@ -39,18 +39,18 @@
  */
 struct npa_exec_case {
 	const char *desc;
-	struct npa_op_desc op;
+	struct npa_ir_op op;
 	u32 nin;
-	struct npa_tensor_desc in[3];
+	struct npa_ir_tensor in[3];
 	const void *data[3];
-	struct npa_tensor_desc out;
+	struct npa_ir_tensor out;
 	const s8 *want;
 };
 
 static const struct npa_exec_case npa_exec_cases[] = {
 	{
 		.desc = "conv 1x1, two channels, bias, shift 1",
-		.op = { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 1) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 1) },
 		.nin = 3,
 		.in = { ACT(2, 2, 2), W8(1, 2, 1, 1), B32(1) },
 		.data = { S8(1, 2, 3, 4, 5, 6, 7, 8), S8(2, -1), S32(4) },
@@ -60,7 +60,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "conv 3x3, padding 1: neighbourhood sums",
-		.op = { .kind = NPA_OP_CONV2D, WIN(3, 3, 1, 1, 1, 1, 0, 0) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(3, 3, 1, 1, 1, 1, 0, 0) },
 		.nin = 2,
 		.in = { ACT(1, 3, 3), W8(1, 1, 3, 3) },
 		.data = { S8(1, 2, 3, 4, 5, 6, 7, 8, 9),
@@ -70,7 +70,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "conv 2x2, stride 2",
-		.op = { .kind = NPA_OP_CONV2D, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
 		.nin = 2,
 		.in = { ACT(1, 4, 4), W8(1, 1, 2, 2) },
 		.data = { S8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -80,7 +80,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "conv 2 groups",
-		.op = { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 2, 0) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 0, 2, 0) },
 		.nin = 2,
 		.in = { ACT(2, 1, 2), W8(2, 1, 1, 1) },
 		.data = { S8(1, 2, 3, 4), S8(3, -2) },
@@ -89,7 +89,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "conv saturates at 127 and -128",
-		.op = { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) },
 		.nin = 2,
 		.in = { ACT(1, 1, 2), W8(1, 1, 1, 1) },
 		.data = { S8(100, -100), S8(100) },
@@ -98,7 +98,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "conv shift is arithmetic (floor)",
-		.op = { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 7) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 7) },
 		.nin = 3,
 		.in = { ACT(1, 1, 3), W8(1, 1, 1, 1), B32(1) },
 		.data = { S8(100, -100, 0), S8(100), S32(-1) },
@@ -108,7 +108,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "dwconv 1x3, padding left 1, bias",
-		.op = { .kind = NPA_OP_DWCONV2D, WIN(1, 3, 1, 1, 0, 1, 0, 0) },
+		.op = { .kind = NPA_IR_DWCONV2D, WIN(1, 3, 1, 1, 0, 1, 0, 0) },
 		.nin = 3,
 		.in = { ACT(2, 1, 3), W8(2, 1, 1, 3), B32(2) },
 		.data = { S8(1, 2, 3, 4, 5, 6), S8(1, 1, 1, 0, 1, -1),
@@ -118,7 +118,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "maxpool 2x2, stride 2",
-		.op = { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
+		.op = { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
 		.nin = 1,
 		.in = { ACT(1, 4, 4) },
 		.data = { S8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) },
@@ -127,7 +127,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "maxpool 2x2, stride 1, Darknet's padding below/right",
-		.op = { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 1, 1, 0, 0, 0, 0) },
+		.op = { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 1, 1, 0, 0, 0, 0) },
 		.nin = 1,
 		.in = { ACT(1, 2, 2) },
 		.data = { S8(-5, -7, -9, -30) },
@@ -137,7 +137,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "maxpool window all padding gives -128",
-		.op = { .kind = NPA_OP_MAXPOOL, WIN(1, 1, 1, 1, 1, 1, 0, 0) },
+		.op = { .kind = NPA_IR_MAXPOOL, WIN(1, 1, 1, 1, 1, 1, 0, 0) },
 		.nin = 1,
 		.in = { ACT(1, 1, 1) },
 		.data = { S8(5) },
@@ -146,7 +146,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "avgpool global, rounded, negative floors",
-		.op = { .kind = NPA_OP_AVGPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
+		.op = { .kind = NPA_IR_AVGPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) },
 		.nin = 1,
 		.in = { ACT(2, 2, 2) },
 		.data = { S8(1, 2, 3, 5, -1, -2, -3, -5) },
@@ -156,7 +156,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "avgpool shift 1 divides by 8",
-		.op = { .kind = NPA_OP_AVGPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 1) },
+		.op = { .kind = NPA_IR_AVGPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 1) },
 		.nin = 1,
 		.in = { ACT(2, 2, 2) },
 		.data = { S8(1, 2, 3, 5, -1, -2, -3, -5) },
@@ -165,7 +165,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "avgpool padding counts as zeros",
-		.op = { .kind = NPA_OP_AVGPOOL, WIN(2, 2, 2, 2, 1, 1, 0, 0) },
+		.op = { .kind = NPA_IR_AVGPOOL, WIN(2, 2, 2, 2, 1, 1, 0, 0) },
 		.nin = 1,
 		.in = { ACT(1, 2, 2) },
 		.data = { S8(4, 8, -4, 7) },
@@ -174,7 +174,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "add saturates",
-		.op = { .kind = NPA_OP_ADD },
+		.op = { .kind = NPA_IR_ADD },
 		.nin = 2,
 		.in = { ACT(1, 1, 4), ACT(1, 1, 4) },
 		.data = { S8(100, -100, 5, -5), S8(100, -100, 3, 2) },
@@ -183,7 +183,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "add shift 1",
-		.op = { .kind = NPA_OP_ADD, .params = { [NPA_P_SHIFT] = 1 } },
+		.op = { .kind = NPA_IR_ADD, .params = { [NPA_IR_P_SHIFT] = 1 } },
 		.nin = 2,
 		.in = { ACT(1, 1, 4), ACT(1, 1, 4) },
 		.data = { S8(100, -100, 5, -5), S8(100, -100, 3, 2) },
@@ -192,7 +192,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "add shortcut: fewer channels in b, a's rest copied",
-		.op = { .kind = NPA_OP_ADD },
+		.op = { .kind = NPA_IR_ADD },
 		.nin = 2,
 		.in = { ACT(2, 1, 2), ACT(1, 1, 2) },
 		.data = { S8(1, 2, 3, 4), S8(10, 20) },
@@ -201,7 +201,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "add shortcut: b twice as large, strided",
-		.op = { .kind = NPA_OP_ADD },
+		.op = { .kind = NPA_IR_ADD },
 		.nin = 2,
 		.in = { ACT(1, 1, 2), ACT(1, 2, 4) },
 		.data = { S8(1, 2), S8(10, 11, 20, 21, 30, 31, 40, 41) },
@@ -210,7 +210,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "mul saturates, shift 4 floors",
-		.op = { .kind = NPA_OP_MUL, .params = { [NPA_P_SHIFT] = 4 } },
+		.op = { .kind = NPA_IR_MUL, .params = { [NPA_IR_P_SHIFT] = 4 } },
 		.nin = 2,
 		.in = { ACT(1, 1, 4), ACT(1, 1, 4) },
 		.data = { S8(16, -16, 100, -3), S8(8, 8, 100, 3) },
@@ -219,8 +219,8 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "activation linear",
-		.op = { .kind = NPA_OP_ACTIVATION,
-			.params = { [NPA_P_ACT] = NPA_ACT_LINEAR } },
+		.op = { .kind = NPA_IR_ACTIVATION,
+			.params = { [NPA_IR_P_ACT] = NPA_IR_ACT_LINEAR } },
 		.nin = 1,
 		.in = { ACT(1, 1, 4) },
 		.data = { S8(-128, -1, 0, 127) },
@@ -229,8 +229,8 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "activation relu",
-		.op = { .kind = NPA_OP_ACTIVATION,
-			.params = { [NPA_P_ACT] = NPA_ACT_RELU } },
+		.op = { .kind = NPA_IR_ACTIVATION,
+			.params = { [NPA_IR_P_ACT] = NPA_IR_ACT_RELU } },
 		.nin = 1,
 		.in = { ACT(1, 1, 4) },
 		.data = { S8(-128, -1, 0, 127) },
@@ -239,8 +239,8 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "activation leaky: x >> 3 below zero",
-		.op = { .kind = NPA_OP_ACTIVATION,
-			.params = { [NPA_P_ACT] = NPA_ACT_LEAKY } },
+		.op = { .kind = NPA_IR_ACTIVATION,
+			.params = { [NPA_IR_P_ACT] = NPA_IR_ACT_LEAKY } },
 		.nin = 1,
 		.in = { ACT(1, 1, 6) },
 		.data = { S8(-128, -9, -8, -1, 0, 7) },
@@ -249,8 +249,8 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "activation logistic: 128 / (1 + exp(-x / 16))",
-		.op = { .kind = NPA_OP_ACTIVATION,
-			.params = { [NPA_P_ACT] = NPA_ACT_LOGISTIC } },
+		.op = { .kind = NPA_IR_ACTIVATION,
+			.params = { [NPA_IR_P_ACT] = NPA_IR_ACT_LOGISTIC } },
 		.nin = 1,
 		.in = { BYTES(6) },
 		.data = { S8(-128, -16, 0, 16, 64, 127) },
@@ -259,7 +259,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "concat of separate inputs",
-		.op = { .kind = NPA_OP_CONCAT },
+		.op = { .kind = NPA_IR_CONCAT },
 		.nin = 3,
 		.in = { ACT(1, 1, 2), ACT(2, 1, 2), BYTES(1) },
 		.data = { S8(1, 2), S8(3, 4, 5, 6), S8(7) },
@@ -268,7 +268,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "reshape to a separate buffer copies",
-		.op = { .kind = NPA_OP_RESHAPE },
+		.op = { .kind = NPA_IR_RESHAPE },
 		.nin = 1,
 		.in = { ACT(2, 1, 2) },
 		.data = { S8(1, 2, 3, 4) },
@@ -277,7 +277,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "upsample nearest, stride 2",
-		.op = { .kind = NPA_OP_UPSAMPLE, .params = { [NPA_P_STRIDE] = 2 } },
+		.op = { .kind = NPA_IR_UPSAMPLE, .params = { [NPA_IR_P_STRIDE] = 2 } },
 		.nin = 1,
 		.in = { ACT(1, 2, 2) },
 		.data = { S8(1, 2, 3, 4) },
@@ -286,7 +286,7 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "reorg stride 2: channel (dy * 2 + dx) * C + c",
-		.op = { .kind = NPA_OP_REORG, .params = { [NPA_P_STRIDE] = 2 } },
+		.op = { .kind = NPA_IR_REORG, .params = { [NPA_IR_P_STRIDE] = 2 } },
 		.nin = 1,
 		.in = { ACT(1, 2, 4) },
 		.data = { S8(0, 1, 2, 3, 4, 5, 6, 7) },
@@ -295,9 +295,9 @@ static const struct npa_exec_case npa_exec_cases[] = {
 	},
 	{
 		.desc = "fc with bias",
-		.op = { .kind = NPA_OP_FC },
+		.op = { .kind = NPA_IR_FC },
 		.nin = 3,
-		.in = { ACT(3, 1, 1), { .dims = { 2, 3 }, .dtype = NPA_DTYPE_INT8 },
+		.in = { ACT(3, 1, 1), { .dims = { 2, 3 }, .dtype = NPA_IR_INT8 },
 			B32(2) },
 		.data = { S8(1, 2, 3), S8(1, 1, 1, 1, -1, 2), S32(0, 100) },
 		.out = ACT(2, 1, 1),
@@ -312,14 +312,14 @@ static void npa_exec_case_desc(const struct npa_exec_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(npa_exec_case, npa_exec_cases, npa_exec_case_desc);
 
-static u64 npa_desc_bytes(const struct npa_tensor_desc *t)
+static u64 npa_desc_bytes(const struct npa_ir_tensor *t)
 {
-	u64 n = t->dtype == NPA_DTYPE_INT32 ? 4 : 1;
+	u64 n = t->dtype == NPA_IR_INT32 ? 4 : 1;
 	int i;
 
 	if (!t->dims[0])
 		return t->size;
-	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++)
+	for (i = 0; i < NPA_IR_MAX_DIMS && t->dims[i]; i++)
 		n *= t->dims[i];
 	return n;
 }
@@ -386,8 +386,8 @@ static void npa_exec_test_case(struct kunit *test)
 
 /* A 3x3 convolution, stride 2, padding 1: 2 -> 5 channels, 5x5 -> 3x3. */
 struct npa_conv_fixture {
-	struct npa_op_desc op;
-	struct npa_tensor_desc xd, wd, bd, yd;
+	struct npa_ir_op op;
+	struct npa_ir_tensor xd, wd, bd, yd;
 	struct npa_exec_operand in[3], out;
 	s8 want[45];
 };
@@ -399,7 +399,7 @@ static void npa_conv_fixture_init(struct kunit *test, struct npa_conv_fixture *f
 	int i;
 
 	*f = (struct npa_conv_fixture){
-		.op = { .kind = NPA_OP_CONV2D, WIN(3, 3, 2, 2, 1, 1, 0, 2) },
+		.op = { .kind = NPA_IR_CONV2D, WIN(3, 3, 2, 2, 1, 1, 0, 2) },
 		.xd = ACT(2, 5, 5), .wd = W8(5, 2, 3, 3), .bd = B32(5),
 		.yd = ACT(5, 3, 3),
 	};
@@ -470,11 +470,11 @@ static void npa_exec_test_scratch_overlap(struct kunit *test)
 /* Element-wise ops write over their first input. */
 static void npa_exec_test_inplace(struct kunit *test)
 {
-	struct npa_tensor_desc d = ACT(1, 1, 4);
-	struct npa_op_desc add = { .kind = NPA_OP_ADD, .flags = NPA_OP_INPLACE };
-	struct npa_op_desc relu = { .kind = NPA_OP_ACTIVATION,
-				    .flags = NPA_OP_INPLACE,
-				    .params = { [NPA_P_ACT] = NPA_ACT_RELU } };
+	struct npa_ir_tensor d = ACT(1, 1, 4);
+	struct npa_ir_op add = { .kind = NPA_IR_ADD, .flags = NPA_IR_INPLACE };
+	struct npa_ir_op relu = { .kind = NPA_IR_ACTIVATION,
+				    .flags = NPA_IR_INPLACE,
+				    .params = { [NPA_IR_P_ACT] = NPA_IR_ACT_RELU } };
 	struct npa_exec_operand in[2], out;
 	s8 *a = (s8 *)npa_buf(test, 4, 0), *b = (s8 *)npa_buf(test, 4, 0);
 
@@ -497,8 +497,8 @@ static void npa_exec_test_inplace(struct kunit *test)
 /* CONCAT inputs already inside the output, or one of them elsewhere. */
 static void npa_exec_test_concat_alias(struct kunit *test)
 {
-	struct npa_tensor_desc d0 = ACT(1, 1, 3), d1 = ACT(2, 1, 3), dy = ACT(3, 1, 3);
-	struct npa_op_desc op = { .kind = NPA_OP_CONCAT };
+	struct npa_ir_tensor d0 = ACT(1, 1, 3), d1 = ACT(2, 1, 3), dy = ACT(3, 1, 3);
+	struct npa_ir_op op = { .kind = NPA_IR_CONCAT };
 	struct npa_exec_operand in[2], out;
 	s8 *y = (s8 *)npa_buf(test, 9, 0), *x1 = (s8 *)npa_buf(test, 6, 0);
 
@@ -520,8 +520,8 @@ static void npa_exec_test_concat_alias(struct kunit *test)
 /* SPLIT outputs inside the input, or one of them elsewhere. */
 static void npa_exec_test_split_alias(struct kunit *test)
 {
-	struct npa_tensor_desc dx = BYTES(6), d0 = BYTES(2), d1 = BYTES(4);
-	struct npa_op_desc op = { .kind = NPA_OP_SPLIT };
+	struct npa_ir_tensor dx = BYTES(6), d0 = BYTES(2), d1 = BYTES(4);
+	struct npa_ir_op op = { .kind = NPA_IR_SPLIT };
 	struct npa_exec_operand in, out[2];
 	s8 *x = (s8 *)npa_buf(test, 6, 0), *y0 = (s8 *)npa_buf(test, 2, 0);
 
@@ -541,8 +541,8 @@ static void npa_exec_test_split_alias(struct kunit *test)
 /* RESHAPE onto its input's memory moves nothing. */
 static void npa_exec_test_reshape_alias(struct kunit *test)
 {
-	struct npa_tensor_desc dx = ACT(2, 2, 1), dy = BYTES(4);
-	struct npa_op_desc op = { .kind = NPA_OP_RESHAPE };
+	struct npa_ir_tensor dx = ACT(2, 2, 1), dy = BYTES(4);
+	struct npa_ir_op op = { .kind = NPA_IR_RESHAPE };
 	struct npa_exec_operand in, out;
 	s8 *x = (s8 *)npa_buf(test, 4, 0);
 
@@ -556,8 +556,8 @@ static void npa_exec_test_reshape_alias(struct kunit *test)
 /* An operand smaller than its descriptor is refused before any access. */
 static void npa_exec_test_short_operand(struct kunit *test)
 {
-	struct npa_tensor_desc d = ACT(1, 1, 4);
-	struct npa_op_desc op = { .kind = NPA_OP_COPY };
+	struct npa_ir_tensor d = ACT(1, 1, 4);
+	struct npa_ir_op op = { .kind = NPA_IR_COPY };
 	struct npa_exec_operand in, out;
 	s8 *x = (s8 *)npa_buf(test, 4, 1), *y = (s8 *)npa_buf(test, 4, 2);
 
@@ -583,28 +583,28 @@ static void npa_exec_test_short_operand(struct kunit *test)
  */
 struct npa_exec_heavy {
 	const char *desc;
-	struct npa_op_desc op;
+	struct npa_ir_op op;
 	u32 nin;
-	struct npa_tensor_desc t[4];
+	struct npa_ir_tensor t[4];
 	u64 scratch;
 };
 
 static const struct npa_exec_heavy npa_exec_heavies[] = {
 	{ "maxpool 64x64 window over 64x64",
-	  { .kind = NPA_OP_MAXPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
+	  { .kind = NPA_IR_MAXPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
 	  { ACT(1, 64, 64), ACT(1, 65, 65) } },
 	{ "avgpool 64x64 window over 64x64",
-	  { .kind = NPA_OP_AVGPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
+	  { .kind = NPA_IR_AVGPOOL, WIN(64, 64, 1, 1, 32, 32, 0, 0) }, 1,
 	  { ACT(1, 64, 64), ACT(1, 65, 65) } },
 	{ "conv 9x9, direct",
-	  { .kind = NPA_OP_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
+	  { .kind = NPA_IR_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
 	  { ACT(4, 32, 32), W8(4, 4, 9, 9), B32(4), ACT(4, 32, 32) } },
 	{ "conv 9x9, im2col tiles",
-	  { .kind = NPA_OP_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
+	  { .kind = NPA_IR_CONV2D, WIN(9, 9, 1, 1, 4, 4, 0, 0) }, 3,
 	  { ACT(4, 32, 32), W8(4, 4, 9, 9), B32(4), ACT(4, 32, 32) },
 	  4 * 81 * 256 },
 	{ "conv 1x1, 64 channels",
-	  { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) }, 2,
+	  { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 0, 0, 0) }, 2,
 	  { ACT(64, 32, 32), W8(64, 64, 1, 1), ACT(64, 32, 32) } },
 	/*
 	 * All but the middle pixel in the padding: each is the bias alone,
@@ -612,10 +612,10 @@ static const struct npa_exec_heavy npa_exec_heavies[] = {
 	 * the loops over the channels ran (minutes at 4096 channels).
 	 */
 	{ "conv 1x1, 256 channels, 2048 pixels of padding",
-	  { .kind = NPA_OP_CONV2D, WIN(1, 1, 1, 1, 0, 1024, 0, 0) }, 2,
+	  { .kind = NPA_IR_CONV2D, WIN(1, 1, 1, 1, 0, 1024, 0, 0) }, 2,
 	  { ACT(256, 1, 1), W8(256, 256, 1, 1), ACT(256, 1, 2049) } },
-	{ "fc 512 to 1024", { .kind = NPA_OP_FC }, 2,
-	  { ACT(512, 1, 1), { .dims = { 1024, 512 }, .dtype = NPA_DTYPE_INT8 },
+	{ "fc 512 to 1024", { .kind = NPA_IR_FC }, 2,
+	  { ACT(512, 1, 1), { .dims = { 1024, 512 }, .dtype = NPA_IR_INT8 },
 	    ACT(1024, 1, 1) } },
 };
 
@@ -692,12 +692,12 @@ static void npa_exec_test_stop_hook(struct kunit *test)
  */
 struct npa_exec_bad {
 	const char *desc;
-	struct npa_op_desc op;
+	struct npa_ir_op op;
 	u32 nin, nout;
-	struct npa_tensor_desc t[4];
+	struct npa_ir_tensor t[4];
 };
 
-#define CONV(...)	{ .kind = NPA_OP_CONV2D, WIN(__VA_ARGS__) }
+#define CONV(...)	{ .kind = NPA_IR_CONV2D, WIN(__VA_ARGS__) }
 #define CONV_T(y)	{ ACT(2, 4, 4), W8(3, 2, 3, 3), B32(3), y }
 
 static const struct npa_exec_bad npa_exec_bads[] = {
@@ -710,7 +710,7 @@ static const struct npa_exec_bad npa_exec_bads[] = {
 	{ "conv weights OHWI", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
 	  { ACT(2, 4, 4), W8(3, 3, 3, 2), B32(3), ACT(3, 4, 4) } },
 	{ "conv weights int32", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
-	  { ACT(2, 4, 4), { .dims = { 3, 2, 3, 3 }, .dtype = NPA_DTYPE_INT32 },
+	  { ACT(2, 4, 4), { .dims = { 3, 2, 3, 3 }, .dtype = NPA_IR_INT32 },
 	    B32(3), ACT(3, 4, 4) } },
 	{ "conv bias length", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
 	  { ACT(2, 4, 4), W8(3, 2, 3, 3), B32(2), ACT(3, 4, 4) } },
@@ -731,92 +731,92 @@ static const struct npa_exec_bad npa_exec_bads[] = {
 	{ "conv one input", CONV(3, 3, 1, 1, 1, 1, 0, 0), 1, 1,
 	  { ACT(2, 4, 4), ACT(3, 4, 4) } },
 	{ "conv batch of 2", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
-	  { { .dims = { 2, 2, 4, 4 }, .dtype = NPA_DTYPE_INT8 }, W8(3, 2, 3, 3),
-	    B32(3), { .dims = { 2, 3, 4, 4 }, .dtype = NPA_DTYPE_INT8 } } },
+	  { { .dims = { 2, 2, 4, 4 }, .dtype = NPA_IR_INT8 }, W8(3, 2, 3, 3),
+	    B32(3), { .dims = { 2, 3, 4, 4 }, .dtype = NPA_IR_INT8 } } },
 	{ "conv int16 activations", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
-	  { { .dims = { 1, 2, 4, 4 }, .dtype = NPA_DTYPE_INT16 }, W8(3, 2, 3, 3),
+	  { { .dims = { 1, 2, 4, 4 }, .dtype = NPA_IR_INT16 }, W8(3, 2, 3, 3),
 	    B32(3), ACT(3, 4, 4) } },
 	{ "conv in place",
-	  { .kind = NPA_OP_CONV2D, .flags = NPA_OP_INPLACE,
+	  { .kind = NPA_IR_CONV2D, .flags = NPA_IR_INPLACE,
 	    WIN(3, 3, 1, 1, 1, 1, 0, 0) }, 3, 1, CONV_T(ACT(3, 4, 4)) },
 	{ "dwconv output channels",
-	  { .kind = NPA_OP_DWCONV2D, WIN(3, 3, 1, 1, 1, 1, 0, 0) }, 2, 1,
+	  { .kind = NPA_IR_DWCONV2D, WIN(3, 3, 1, 1, 1, 1, 0, 0) }, 2, 1,
 	  { ACT(2, 4, 4), W8(4, 1, 3, 3), ACT(4, 4, 4) } },
 	{ "dwconv groups not C",
-	  { .kind = NPA_OP_DWCONV2D, WIN(3, 3, 1, 1, 1, 1, 1, 0) }, 2, 1,
+	  { .kind = NPA_IR_DWCONV2D, WIN(3, 3, 1, 1, 1, 1, 1, 0) }, 2, 1,
 	  { ACT(2, 4, 4), W8(2, 1, 3, 3), ACT(2, 4, 4) } },
 	{ "maxpool with shift",
-	  { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 1) }, 1, 1,
+	  { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 1) }, 1, 1,
 	  { ACT(2, 4, 4), ACT(2, 2, 2) } },
 	{ "maxpool with groups",
-	  { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 1, 0) }, 1, 1,
+	  { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 1, 0) }, 1, 1,
 	  { ACT(2, 4, 4), ACT(2, 2, 2) } },
 	{ "maxpool channels",
-	  { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) }, 1, 1,
+	  { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 2, 2, 0, 0, 0, 0) }, 1, 1,
 	  { ACT(2, 4, 4), ACT(1, 2, 2) } },
 	{ "maxpool output two beyond symmetric",
-	  { .kind = NPA_OP_MAXPOOL, WIN(2, 2, 1, 1, 0, 0, 0, 0) }, 1, 1,
+	  { .kind = NPA_IR_MAXPOOL, WIN(2, 2, 1, 1, 0, 0, 0, 0) }, 1, 1,
 	  { ACT(1, 4, 4), ACT(1, 5, 5) } },
 	{ "avgpool window larger than the padded input",
-	  { .kind = NPA_OP_AVGPOOL, WIN(6, 6, 1, 1, 0, 0, 0, 0) }, 1, 1,
+	  { .kind = NPA_IR_AVGPOOL, WIN(6, 6, 1, 1, 0, 0, 0, 0) }, 1, 1,
 	  { ACT(1, 4, 4), ACT(1, 1, 1) } },
 	{ "add b not a multiple",
-	  { .kind = NPA_OP_ADD }, 2, 1, { ACT(1, 2, 2), ACT(1, 3, 3), ACT(1, 2, 2) } },
+	  { .kind = NPA_IR_ADD }, 2, 1, { ACT(1, 2, 2), ACT(1, 3, 3), ACT(1, 2, 2) } },
 	{ "add ratios differ",
-	  { .kind = NPA_OP_ADD }, 2, 1, { ACT(1, 2, 2), ACT(1, 4, 6), ACT(1, 2, 2) } },
+	  { .kind = NPA_IR_ADD }, 2, 1, { ACT(1, 2, 2), ACT(1, 4, 6), ACT(1, 2, 2) } },
 	{ "add output not a's shape",
-	  { .kind = NPA_OP_ADD }, 2, 1, { ACT(2, 2, 2), ACT(1, 2, 2), ACT(1, 2, 2) } },
+	  { .kind = NPA_IR_ADD }, 2, 1, { ACT(2, 2, 2), ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "add unused parameter",
-	  { .kind = NPA_OP_ADD, .params = { 1 } }, 2, 1,
+	  { .kind = NPA_IR_ADD, .params = { 1 } }, 2, 1,
 	  { ACT(1, 2, 2), ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "mul three inputs",
-	  { .kind = NPA_OP_MUL }, 3, 1,
+	  { .kind = NPA_IR_MUL }, 3, 1,
 	  { ACT(1, 2, 2), ACT(1, 2, 2), ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "activation unknown function",
-	  { .kind = NPA_OP_ACTIVATION, .params = { NPA_ACT_COUNT } }, 1, 1,
+	  { .kind = NPA_IR_ACTIVATION, .params = { NPA_IR_ACT_COUNT } }, 1, 1,
 	  { ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "activation unused parameter (softmax groups)",
-	  { .kind = NPA_OP_ACTIVATION, .params = { NPA_ACT_RELU, 2 } }, 1, 1,
+	  { .kind = NPA_IR_ACTIVATION, .params = { NPA_IR_ACT_RELU, 2 } }, 1, 1,
 	  { ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "activation sizes differ",
-	  { .kind = NPA_OP_ACTIVATION }, 1, 1, { ACT(1, 2, 2), ACT(1, 2, 3) } },
+	  { .kind = NPA_IR_ACTIVATION }, 1, 1, { ACT(1, 2, 2), ACT(1, 2, 3) } },
 	{ "activation int32",
-	  { .kind = NPA_OP_ACTIVATION }, 1, 1, { B32(4), B32(4) } },
+	  { .kind = NPA_IR_ACTIVATION }, 1, 1, { B32(4), B32(4) } },
 	{ "concat sizes do not add up",
-	  { .kind = NPA_OP_CONCAT }, 2, 1, { BYTES(3), BYTES(4), BYTES(8) } },
+	  { .kind = NPA_IR_CONCAT }, 2, 1, { BYTES(3), BYTES(4), BYTES(8) } },
 	{ "concat two outputs",
-	  { .kind = NPA_OP_CONCAT }, 1, 2, { BYTES(4), BYTES(2), BYTES(2) } },
+	  { .kind = NPA_IR_CONCAT }, 1, 2, { BYTES(4), BYTES(2), BYTES(2) } },
 	{ "split sizes do not add up",
-	  { .kind = NPA_OP_SPLIT }, 1, 2, { BYTES(8), BYTES(3), BYTES(4) } },
+	  { .kind = NPA_IR_SPLIT }, 1, 2, { BYTES(8), BYTES(3), BYTES(4) } },
 	{ "reshape sizes differ",
-	  { .kind = NPA_OP_RESHAPE }, 1, 1, { ACT(1, 2, 2), ACT(1, 1, 3) } },
+	  { .kind = NPA_IR_RESHAPE }, 1, 1, { ACT(1, 2, 2), ACT(1, 1, 3) } },
 	{ "copy inconsistent descriptor",
-	  { .kind = NPA_OP_COPY }, 1, 1,
-	  { { .size = 5, .dims = { 1, 1, 2, 2 }, .dtype = NPA_DTYPE_INT8 },
+	  { .kind = NPA_IR_COPY }, 1, 1,
+	  { { .size = 5, .dims = { 1, 1, 2, 2 }, .dtype = NPA_IR_INT8 },
 	    BYTES(5) } },
 	{ "upsample output size",
-	  { .kind = NPA_OP_UPSAMPLE, .params = { 2 } }, 1, 1,
+	  { .kind = NPA_IR_UPSAMPLE, .params = { 2 } }, 1, 1,
 	  { ACT(1, 2, 2), ACT(1, 4, 3) } },
 	{ "upsample stride 0",
-	  { .kind = NPA_OP_UPSAMPLE }, 1, 1, { ACT(1, 2, 2), ACT(1, 2, 2) } },
+	  { .kind = NPA_IR_UPSAMPLE }, 1, 1, { ACT(1, 2, 2), ACT(1, 2, 2) } },
 	{ "upsample negative stride (Darknet's downsample)",
-	  { .kind = NPA_OP_UPSAMPLE, .params = { -2 } }, 1, 1,
+	  { .kind = NPA_IR_UPSAMPLE, .params = { -2 } }, 1, 1,
 	  { ACT(1, 4, 4), ACT(1, 2, 2) } },
 	{ "reorg height not a multiple",
-	  { .kind = NPA_OP_REORG, .params = { 2 } }, 1, 1,
+	  { .kind = NPA_IR_REORG, .params = { 2 } }, 1, 1,
 	  { ACT(1, 3, 4), ACT(4, 1, 2) } },
 	{ "reorg reverse (Darknet)",
-	  { .kind = NPA_OP_REORG, .params = { 2, 1 } }, 1, 1,
+	  { .kind = NPA_IR_REORG, .params = { 2, 1 } }, 1, 1,
 	  { ACT(1, 2, 4), ACT(4, 1, 2) } },
 	{ "fc weights transposed",
-	  { .kind = NPA_OP_FC }, 2, 1,
-	  { ACT(3, 1, 1), { .dims = { 3, 2 }, .dtype = NPA_DTYPE_INT8 },
+	  { .kind = NPA_IR_FC }, 2, 1,
+	  { ACT(3, 1, 1), { .dims = { 3, 2 }, .dtype = NPA_IR_INT8 },
 	    ACT(2, 1, 1) } },
 	{ "fc window parameter",
-	  { .kind = NPA_OP_FC, .params = { 1 } }, 2, 1,
-	  { ACT(3, 1, 1), { .dims = { 2, 3 }, .dtype = NPA_DTYPE_INT8 },
+	  { .kind = NPA_IR_FC, .params = { 1 } }, 2, 1,
+	  { ACT(3, 1, 1), { .dims = { 2, 3 }, .dtype = NPA_IR_INT8 },
 	    ACT(2, 1, 1) } },
-	{ "unknown kind", { .kind = NPA_OP_KIND_COUNT }, 1, 1,
+	{ "unknown kind", { .kind = NPA_IR_KIND_COUNT }, 1, 1,
 	  { BYTES(4), BYTES(4) } },
 };
 
@@ -830,7 +830,7 @@ KUNIT_ARRAY_PARAM(npa_exec_bad, npa_exec_bads, npa_exec_bad_desc);
 static void npa_exec_test_check(struct kunit *test)
 {
 	const struct npa_exec_bad *b = test->param_value;
-	const struct npa_tensor_desc *in[3], *out[2];
+	const struct npa_ir_tensor *in[3], *out[2];
 	u32 i;
 
 	for (i = 0; i < b->nin; i++)
@@ -844,7 +844,7 @@ static void npa_exec_test_check(struct kunit *test)
 /* The descriptors of the hand-computed cases all pass the check. */
 static void npa_exec_test_check_ok(struct kunit *test)
 {
-	const struct npa_tensor_desc *in[3], *out[1];
+	const struct npa_ir_tensor *in[3], *out[1];
 	size_t k;
 	u32 i;
 

@@ -276,7 +276,28 @@ static int npa_plan_res_init(struct kunit_resource *res, void *context)
 
 static void npa_plan_res_free(struct kunit_resource *res)
 {
-	npa_graph_plan_free(res->data);
+	npa_layout_free(res->data);
+}
+
+static void npa_ir_res_free(struct kunit_resource *res)
+{
+	npa_ir_free(res->data);
+}
+
+/* The internal model of a valid @g, freed when the test ends. */
+static struct npa_ir *npa_ir_built(struct kunit *test,
+				   const struct npa_graph *g)
+{
+	struct npa_ir *ir = kunit_kzalloc(test, sizeof(*ir), GFP_KERNEL);
+	struct npa_error err = { };
+
+	KUNIT_ASSERT_NOT_NULL(test, ir);
+	KUNIT_ASSERT_EQ(test, npa_graph_build(g, &npa_graph_default_limits,
+					      ir, &err), 0);
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, npa_plan_res_init,
+							 npa_ir_res_free,
+							 GFP_KERNEL, ir));
+	return ir;
 }
 
 /*
@@ -284,37 +305,38 @@ static void npa_plan_res_free(struct kunit_resource *res)
  * the arena and aligned; no two live at the same step overlap unless they
  * share a planner buffer (which is the point of sharing).
  */
-static struct npa_graph_plan *npa_plan_checked(struct kunit *test,
-					       const struct npa_graph *g)
+static struct npa_layout *npa_plan_checked(struct kunit *test,
+					   const struct npa_graph *g)
 {
-	struct npa_graph_plan *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	struct npa_error err = { };
+	struct npa_layout *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct npa_ir *ir = npa_ir_built(test, g);
 	u32 n = g->num_tensors + g->num_scratch, i, j;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_EQ(test, npa_graph_validate(g, &npa_graph_default_limits, &err), 0);
-	KUNIT_ASSERT_EQ(test, npa_graph_plan(g, &npa_graph_default_limits, 0, p), 0);
+	KUNIT_ASSERT_EQ(test, npa_layout_plan(ir, npa_graph_default_limits.fast_window,
+					      npa_graph_default_limits.scratch_growth_pct,
+					      0, p), 0);
 	/* Freed when the test ends, even after a failed assertion. */
 	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, npa_plan_res_init,
 							 npa_plan_res_free,
 							 GFP_KERNEL, p));
 
 	for (i = 0; i < n; i++) {
-		const struct npa_placement *a = i < g->num_tensors ?
+		const struct npa_ir_place *a = i < g->num_tensors ?
 			&p->tensors[i] : &p->scratch[i - g->num_tensors];
 
-		if (!(a->flags & NPA_PLACEMENT_ARENA))
+		if (!(a->flags & NPA_IR_ARENA))
 			continue;
 		KUNIT_EXPECT_LE_MSG(test, a->offset + a->size, p->arena_bytes,
 				    "buffer %u at %llu+%llu", i, a->offset, a->size);
 		for (j = i + 1; j < n; j++) {
-			const struct npa_placement *b = j < g->num_tensors ?
+			const struct npa_ir_place *b = j < g->num_tensors ?
 				&p->tensors[j] : &p->scratch[j - g->num_tensors];
 			bool time = a->lo < b->hi && b->lo < a->hi;
 			bool space = a->offset < b->offset + b->size &&
 				     b->offset < a->offset + a->size;
 
-			if (!(b->flags & NPA_PLACEMENT_ARENA))
+			if (!(b->flags & NPA_IR_ARENA))
 				continue;
 			if (a->buffer != U32_MAX && a->buffer == b->buffer)
 				continue;
@@ -332,7 +354,7 @@ static struct npa_graph_plan *npa_plan_checked(struct kunit *test,
 static void npa_graph_test_inplace(struct kunit *test)
 {
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_plan *p;
+	struct npa_layout *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
@@ -342,16 +364,16 @@ static void npa_graph_test_inplace(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->tensors[3].buffer, p->tensors[2].buffer);
 	KUNIT_EXPECT_EQ(test, p->num_buffers, 1U);
 	/* Inputs, outputs and constants are not in the arena. */
-	KUNIT_EXPECT_FALSE(test, p->tensors[0].flags & NPA_PLACEMENT_ARENA);
-	KUNIT_EXPECT_FALSE(test, p->tensors[1].flags & NPA_PLACEMENT_ARENA);
-	KUNIT_EXPECT_FALSE(test, p->tensors[4].flags & NPA_PLACEMENT_ARENA);
+	KUNIT_EXPECT_FALSE(test, p->tensors[0].flags & NPA_IR_ARENA);
+	KUNIT_EXPECT_FALSE(test, p->tensors[1].flags & NPA_IR_ARENA);
+	KUNIT_EXPECT_FALSE(test, p->tensors[4].flags & NPA_IR_ARENA);
 	KUNIT_EXPECT_EQ(test, p->naive_bytes, 2048ULL);
 }
 
 static void npa_graph_test_inplace_refused(struct kunit *test)
 {
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_plan *p;
+	struct npa_layout *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
@@ -386,8 +408,8 @@ static void npa_graph_test_inplace_aliased(struct kunit *test)
 		  .first_output = 9, .num_outputs = 1 },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 6, 4, 10, 0 };
-	struct npa_graph_plan *p = npa_plan_checked(test, &g);
-	const struct npa_placement *b = &p->tensors[2], *d = &p->tensors[4];
+	struct npa_layout *p = npa_plan_checked(test, &g);
+	const struct npa_ir_place *b = &p->tensors[2], *d = &p->tensors[4];
 
 	KUNIT_EXPECT_NE(test, d->buffer, p->tensors[1].buffer);
 	KUNIT_EXPECT_TRUE_MSG(test, d->offset >= b->offset + b->size ||
@@ -450,7 +472,7 @@ static void npa_graph_test_concat(struct kunit *test)
 		  .first_output = 11, .num_outputs = 1 },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 6, 4, 12, 0 };
-	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+	struct npa_layout *p = npa_plan_checked(test, &g);
 
 	KUNIT_EXPECT_EQ(test, p->tensors[2].offset, p->tensors[4].offset);
 	KUNIT_EXPECT_EQ(test, p->tensors[3].offset, p->tensors[4].offset + 1024);
@@ -477,7 +499,7 @@ static void npa_graph_test_concat_input(struct kunit *test)
 		  .first_output = 8, .num_outputs = 1 },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 5, 3, 9, 0 };
-	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+	struct npa_layout *p = npa_plan_checked(test, &g);
 
 	/* The conv output still goes into its slot after the input's bytes. */
 	KUNIT_EXPECT_EQ(test, p->tensors[2].offset, p->tensors[3].offset + 1024);
@@ -506,7 +528,7 @@ static void npa_graph_test_split(struct kunit *test)
 		  .first_output = 11, .num_outputs = 1 },
 	};
 	struct npa_graph g = { t, ops, opnd, NULL, 7, 4, 12, 0 };
-	struct npa_graph_plan *p = npa_plan_checked(test, &g);
+	struct npa_layout *p = npa_plan_checked(test, &g);
 
 	KUNIT_EXPECT_EQ(test, p->tensors[3].offset, p->tensors[2].offset);
 	KUNIT_EXPECT_EQ(test, p->tensors[4].offset, p->tensors[2].offset + 1024);
@@ -517,7 +539,7 @@ static void npa_graph_test_split(struct kunit *test)
 static void npa_graph_test_unit_align(struct kunit *test)
 {
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_plan *p;
+	struct npa_layout *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
@@ -538,7 +560,7 @@ static void npa_graph_test_unit_align(struct kunit *test)
 static void npa_graph_test_refcount(struct kunit *test)
 {
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_graph_plan *p;
+	struct npa_layout *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
 	npa_tg_init(tg);
@@ -572,8 +594,7 @@ static void npa_graph_test_exec_check(struct kunit *test)
 	struct npa_graph g = { t, ops, opnd, NULL, 2, 1, 2, 0 };
 	struct npa_error err = { };
 
-	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);
-	KUNIT_EXPECT_TRUE(test, npa_graph_runnable(&g));
+	KUNIT_EXPECT_TRUE(test, npa_ir_built(test, &g)->runnable);
 	ops[0].params[NPA_P_ACT] = NPA_ACT_COUNT;
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
 			-EINVAL);
@@ -586,8 +607,7 @@ static void npa_graph_test_exec_check(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_NOT_EXECUTABLE);
 	/* Sizes only: plannable, not runnable, not exec-checked. */
 	t[1] = (struct npa_tensor_desc){ .size = 200, .flags = NPA_TENSOR_OUTPUT };
-	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err), 0);
-	KUNIT_EXPECT_FALSE(test, npa_graph_runnable(&g));
+	KUNIT_EXPECT_FALSE(test, npa_ir_built(test, &g)->runnable);
 }
 
 /*
@@ -597,38 +617,38 @@ static void npa_graph_test_exec_check(struct kunit *test)
  */
 struct npa_supplied_case {
 	const char *desc;
-	void (*mutate)(struct npa_placement *pt, struct npa_placement *ps);
+	void (*mutate)(struct npa_ir_place *pt, struct npa_ir_place *ps);
 	int err;
 	u32 array, index, reason;
 };
 
-static void npa_sup_none(struct npa_placement *pt, struct npa_placement *ps) { }
+static void npa_sup_none(struct npa_ir_place *pt, struct npa_ir_place *ps) { }
 
-static void npa_sup_unshared(struct npa_placement *pt, struct npa_placement *ps)
+static void npa_sup_unshared(struct npa_ir_place *pt, struct npa_ir_place *ps)
 {
 	pt[3].offset += 64;
 }
 
-static void npa_sup_misaligned(struct npa_placement *pt,
-			       struct npa_placement *ps)
+static void npa_sup_misaligned(struct npa_ir_place *pt,
+			       struct npa_ir_place *ps)
 {
 	pt[2].offset += 1;
 	pt[3].offset += 1;
 }
 
-static void npa_sup_overlap(struct npa_placement *pt, struct npa_placement *ps)
+static void npa_sup_overlap(struct npa_ir_place *pt, struct npa_ir_place *ps)
 {
 	ps[0].offset = pt[2].offset;
 }
 
-static void npa_sup_scratch_size(struct npa_placement *pt,
-				 struct npa_placement *ps)
+static void npa_sup_scratch_size(struct npa_ir_place *pt,
+				 struct npa_ir_place *ps)
 {
 	ps[0].size = 256;
 }
 
-static void npa_sup_scratch_align(struct npa_placement *pt,
-				  struct npa_placement *ps)
+static void npa_sup_scratch_align(struct npa_ir_place *pt,
+				  struct npa_ir_place *ps)
 {
 	ps[0].offset += 16;
 }
@@ -659,8 +679,8 @@ static void npa_graph_test_supplied(struct kunit *test)
 {
 	const struct npa_supplied_case *c = test->param_value;
 	struct npa_tg *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
-	struct npa_placement pt[5], ps[1];
-	struct npa_graph_plan *p, *q;
+	struct npa_ir_place pt[5], ps[1];
+	struct npa_layout *p, *q;
 	struct npa_error err = { };
 	int ret;
 
@@ -672,8 +692,8 @@ static void npa_graph_test_supplied(struct kunit *test)
 	c->mutate(pt, ps);
 	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, q);
-	ret = npa_graph_plan_supplied(&tg->g, &npa_graph_default_limits, pt, ps,
-				      q, &err);
+	ret = npa_graph_plan_supplied(npa_ir_built(test, &tg->g),
+				      &npa_graph_default_limits, pt, ps, q, &err);
 	KUNIT_EXPECT_EQ(test, ret, c->err);
 	if (ret) {
 		KUNIT_EXPECT_EQ(test, err.array, c->array);
@@ -686,7 +706,7 @@ static void npa_graph_test_supplied(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q->tensor_bytes, p->tensor_bytes);
 	KUNIT_EXPECT_EQ(test, memcmp(q->tensors, p->tensors, sizeof(pt)), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(q->scratch, p->scratch, sizeof(ps)), 0);
-	npa_graph_plan_free(q);
+	npa_layout_free(q);
 }
 
 static struct kunit_case npa_graph_test_cases[] = {

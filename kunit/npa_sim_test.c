@@ -8,15 +8,15 @@
 #include <linux/completion.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/npa.h>
+#include "npa_ir.h"
 
 #include "npa_sim.h"
 
 /* A one-command job: COPY of 64 bytes from one range to another. */
 struct npa_sim_fixture {
 	struct npa_sim sim;
-	struct npa_tensor_desc t;
-	struct npa_op_desc op;
+	struct npa_ir_tensor t;
+	struct npa_ir_op op;
 	struct npa_npu_cmd cmd;
 	struct npa_npu_operand operands[2];
 	struct npa_npu_range ranges[2];
@@ -73,10 +73,10 @@ static struct npa_sim_fixture *npa_sim_fixture(struct kunit *test)
 							 GFP_KERNEL, f));
 	init_completion(&f->done);
 	memset(f->src, 0x3c, sizeof(f->src));
-	f->t = (struct npa_tensor_desc){ .dims = { 64 },
-					 .dtype = NPA_DTYPE_INT8 };
-	f->op = (struct npa_op_desc){ .kind = NPA_OP_COPY, .num_inputs = 1,
-				      .num_outputs = 1 };
+	f->t = (struct npa_ir_tensor){ .dims = { 64 },
+					 .dtype = NPA_IR_INT8 };
+	f->op = (struct npa_ir_op){ .kind = NPA_IR_COPY, .num_in = 1,
+				      .num_out = 1 };
 	f->cmd = (struct npa_npu_cmd){ .op = &f->op, .num_in = 1, .num_out = 1 };
 	f->operands[0] = (struct npa_npu_operand){ 0x20000000, 64, &f->t };
 	f->operands[1] = (struct npa_npu_operand){ 0x30000000, 64, &f->t };
@@ -87,7 +87,7 @@ static struct npa_sim_fixture *npa_sim_fixture(struct kunit *test)
 		.ops = &npa_sim_test_ops, .cmds = &f->cmd, .num_cmds = 1,
 		.operands = f->operands, .ranges = f->ranges, .num_ranges = 2,
 		.timeout_ns = NPA_NPU_DEFAULT_TIMEOUT_NS,
-		.fault_cmd = NPA_JOB_OP_NONE,
+		.fault_cmd = NPA_NPU_CMD_NONE,
 	};
 	INIT_LIST_HEAD(&f->job.node);
 	return f;
@@ -105,7 +105,7 @@ static void npa_sim_test_copy(struct kunit *test)
 	struct npa_sim_fixture *f = npa_sim_fixture(test);
 
 	npa_sim_test_run(test, f);
-	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_JOB_DONE);
+	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_DONE);
 	KUNIT_EXPECT_TRUE(test, f->prepared);
 	KUNIT_EXPECT_NE(test, f->job.start_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, memcmp(f->dst, f->src, sizeof(f->dst)), 0);
@@ -119,7 +119,7 @@ static void npa_sim_test_fault(struct kunit *test)
 
 	f->operands[1].va = 0x30000001;
 	npa_sim_test_run(test, f);
-	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_JOB_FAULT);
+	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_FAULT);
 	KUNIT_EXPECT_EQ(test, f->job.fault_cmd, 0U);
 	KUNIT_EXPECT_EQ(test, f->job.fault_addr, 0x30000001ULL);
 	KUNIT_EXPECT_EQ(test, f->dst[0], 0);
@@ -139,7 +139,7 @@ static void npa_sim_test_cancel_queued(struct kunit *test)
 	f->sim.npu.ops->cancel(&f->sim.npu);
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&f->done, 10 * HZ),
 			0UL);
-	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_JOB_ABORTED);
+	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_ABORTED);
 	KUNIT_EXPECT_FALSE(test, f->prepared);
 	KUNIT_EXPECT_EQ(test, f->dst[0], 0);
 }

@@ -71,6 +71,8 @@ lint() {
 			"$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 			--show-types ${ignore:+--ignore "$ignore"} -f "$f"
 	done
+	tap "nothing below graph validation includes the uAPI header" \
+		tools/uapi-layers.sh
 	tap "libnpa.h: kernel-doc on every function, no warning" \
 		"$src/scripts/kernel-doc" -none -Werror tools/lib/libnpa.h
 	tap "Documentation/libnpa.rst is what tools/libnpa-doc.sh generates" \

@@ -141,9 +141,9 @@ void npa_cost_conv(const struct npa_cost_conv *cv, u64 col_bytes,
 EXPORT_SYMBOL_IF_KUNIT(npa_cost_conv);
 
 /* An activation's [1, C, H, W]; false for a tensor without that shape. */
-static bool npa_cost_chw(const struct npa_tensor_desc *t, u64 *c, u64 *pixels)
+static bool npa_cost_chw(const struct npa_ir_tensor *t, u64 *c, u64 *pixels)
 {
-	if (t->dtype != NPA_DTYPE_INT8 || t->dims[0] != 1)
+	if (t->dtype != NPA_IR_INT8 || t->dims[0] != 1)
 		return false;
 	*c = t->dims[1];
 	*pixels = (u64)t->dims[2] * t->dims[3];
@@ -160,28 +160,28 @@ static bool npa_cost_chw(const struct npa_tensor_desc *t, u64 *c, u64 *pixels)
  * Context: Any context.
  * Return: false when @op is not a convolution with shaped tensors.
  */
-bool npa_cost_conv_geometry(const struct npa_op_desc *op,
-			    const struct npa_tensor_desc *x,
-			    const struct npa_tensor_desc *y,
+bool npa_cost_conv_geometry(const struct npa_ir_op *op,
+			    const struct npa_ir_tensor *x,
+			    const struct npa_ir_tensor *y,
 			    struct npa_cost_conv *cv)
 {
 	const s32 *p = op->params;
 	u64 xc, xpix, yc, ypix, full, pixel;
 
-	if ((op->kind != NPA_OP_CONV2D && op->kind != NPA_OP_DWCONV2D) ||
+	if ((op->kind != NPA_IR_CONV2D && op->kind != NPA_IR_DWCONV2D) ||
 	    !npa_cost_chw(x, &xc, &xpix) || !npa_cost_chw(y, &yc, &ypix) ||
-	    p[NPA_P_KH] < 1 || p[NPA_P_KW] < 1 || p[NPA_P_GROUPS] < 0)
+	    p[NPA_IR_P_KH] < 1 || p[NPA_IR_P_KW] < 1 || p[NPA_IR_P_GROUPS] < 0)
 		return false;
 	*cv = (struct npa_cost_conv){
-		.groups = op->kind == NPA_OP_DWCONV2D ? xc :
-			  max_t(u64, p[NPA_P_GROUPS], 1),
+		.groups = op->kind == NPA_IR_DWCONV2D ? xc :
+			  max_t(u64, p[NPA_IR_P_GROUPS], 1),
 		.pixels = ypix,
 		.ifm_bytes = xc * xpix,
 		.ofm_bytes = yc * ypix,
 	};
 	if (cv->groups > xc || cv->groups > yc)
 		return false;
-	cv->k = xc / cv->groups * p[NPA_P_KH] * p[NPA_P_KW];
+	cv->k = xc / cv->groups * p[NPA_IR_P_KH] * p[NPA_IR_P_KW];
 	cv->filters = yc / cv->groups;
 	npa_exec_im2col_bytes(op, x, y, &full, &pixel);
 	cv->im2col = full != 0;
@@ -197,23 +197,23 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_conv_geometry);
  * Context: Any context.
  * Return: true when @p lies wholly in the arena's fast window.
  */
-bool npa_cost_fast(const struct npa_placement *p, u64 fast_window)
+bool npa_cost_fast(const struct npa_ir_place *p, u64 fast_window)
 {
-	return (p->flags & NPA_PLACEMENT_ARENA) && p->offset <= fast_window &&
+	return (p->flags & NPA_IR_ARENA) && p->offset <= fast_window &&
 	       p->size <= fast_window - p->offset;
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_cost_fast);
 
 /* @src copied to @dst: nothing when they share memory. */
 static void npa_cost_moved(struct npa_cost_work *w,
-			   const struct npa_placement *src,
-			   const struct npa_placement *dst, u64 fast_window)
+			   const struct npa_ir_place *src,
+			   const struct npa_ir_place *dst, u64 fast_window)
 {
-	if ((src->flags & dst->flags & NPA_PLACEMENT_ARENA) &&
+	if ((src->flags & dst->flags & NPA_IR_ARENA) &&
 	    src->offset == dst->offset)
 		return;
-	if ((src->flags & dst->flags & NPA_PLACEMENT_ARENA) &&
-	    src->buffer == dst->buffer && src->buffer != U32_MAX)
+	if ((src->flags & dst->flags & NPA_IR_ARENA) &&
+	    src->buffer == dst->buffer && src->buffer != NPA_IR_NO_BUFFER)
 		return;
 	npa_cost_bytes(w, src->size, npa_cost_fast(src, fast_window));
 	npa_cost_bytes(w, src->size, npa_cost_fast(dst, fast_window));
@@ -221,9 +221,8 @@ static void npa_cost_moved(struct npa_cost_work *w,
 
 /**
  * npa_cost_op() - cycles one operator of a planned graph takes
- * @op: the operator, validated.
- * @tensors: the graph's tensor descriptors.
- * @operands: the graph's operand ids.
+ * @ir: the graph's internal model.
+ * @op: the operator, one of @ir's.
  * @tp: the tensors' placements.
  * @sp: the scratch placements (the whole array; @op indexes into it).
  * @fast_window: bytes at the start of the arena that are fast.
@@ -231,25 +230,25 @@ static void npa_cost_moved(struct npa_cost_work *w,
  * Context: Any context.
  * Return: the cycles (Documentation/npu.rst, "Cost model").
  */
-u64 npa_cost_op(const struct npa_op_desc *op,
-		const struct npa_tensor_desc *tensors, const u32 *operands,
-		const struct npa_placement *tp, const struct npa_placement *sp,
+u64 npa_cost_op(const struct npa_ir *ir, const struct npa_ir_op *op,
+		const struct npa_ir_place *tp, const struct npa_ir_place *sp,
 		u64 fast_window)
 {
-	const u32 *in = &operands[op->first_input];
-	const u32 *out = &operands[op->first_output];
+	const u32 *in = &ir->operands[op->first];
+	const u32 *out = in + op->num_in;
+	const struct npa_ir_tensor *tensors = ir->tensors;
 	struct npa_cost_work w = { .passes = 1 };
 	struct npa_cost_conv cv;
 	u64 c, pix;
 	u32 i;
 
-	if (!op->num_inputs || !op->num_outputs)
+	if (!op->num_in || !op->num_out)
 		return npa_cost_cycles(&w);
 	w.fast_passes = npa_cost_fast(&tp[in[0]], fast_window);
 	switch (op->kind) {
-	case NPA_OP_CONV2D:
-	case NPA_OP_DWCONV2D:
-		if (op->num_inputs < 2 ||
+	case NPA_IR_CONV2D:
+	case NPA_IR_DWCONV2D:
+		if (op->num_in < 2 ||
 		    !npa_cost_conv_geometry(op, &tensors[in[0]], &tensors[out[0]], &cv))
 			break;
 		cv.ifm_fast = w.fast_passes;
@@ -262,41 +261,41 @@ u64 npa_cost_op(const struct npa_op_desc *op,
 		else
 			npa_cost_conv(&cv, 0, false, &w);
 		return npa_cost_cycles(&w);
-	case NPA_OP_CONCAT:
-		for (i = 0; i < op->num_inputs; i++)
+	case NPA_IR_CONCAT:
+		for (i = 0; i < op->num_in; i++)
 			npa_cost_moved(&w, &tp[in[i]], &tp[out[0]], fast_window);
 		return npa_cost_cycles(&w);
-	case NPA_OP_SPLIT:
-		for (i = 0; i < op->num_outputs; i++)
+	case NPA_IR_SPLIT:
+		for (i = 0; i < op->num_out; i++)
 			npa_cost_moved(&w, &tp[in[0]], &tp[out[i]], fast_window);
 		return npa_cost_cycles(&w);
-	case NPA_OP_RESHAPE:
+	case NPA_IR_RESHAPE:
 		npa_cost_moved(&w, &tp[in[0]], &tp[out[0]], fast_window);
 		return npa_cost_cycles(&w);
-	case NPA_OP_FC:
-		if (op->num_inputs >= 2)
+	case NPA_IR_FC:
+		if (op->num_in >= 2)
 			w.macs = tp[in[1]].size;
 		break;
-	case NPA_OP_MAXPOOL:
-	case NPA_OP_AVGPOOL:
+	case NPA_IR_MAXPOOL:
+	case NPA_IR_AVGPOOL:
 		if (npa_cost_chw(&tensors[out[0]], &c, &pix) &&
-		    op->params[NPA_P_KH] > 0 && op->params[NPA_P_KW] > 0)
+		    op->params[NPA_IR_P_KH] > 0 && op->params[NPA_IR_P_KW] > 0)
 			w.macs = npa_cost_mul(npa_cost_mul(c, pix),
-					      (u64)op->params[NPA_P_KH] *
-					      op->params[NPA_P_KW]);
+					      (u64)op->params[NPA_IR_P_KH] *
+					      op->params[NPA_IR_P_KW]);
 		break;
-	case NPA_OP_ADD:
-	case NPA_OP_MUL:
-	case NPA_OP_ACTIVATION:
+	case NPA_IR_ADD:
+	case NPA_IR_MUL:
+	case NPA_IR_ACTIVATION:
 		w.macs = tp[out[0]].size;
 		break;
 	default:
 		break;
 	}
 	/* Every input read once, every output written once. */
-	for (i = 0; i < op->num_inputs; i++)
+	for (i = 0; i < op->num_in; i++)
 		npa_cost_bytes(&w, tp[in[i]].size, npa_cost_fast(&tp[in[i]], fast_window));
-	for (i = 0; i < op->num_outputs; i++)
+	for (i = 0; i < op->num_out; i++)
 		npa_cost_bytes(&w, tp[out[i]].size, npa_cost_fast(&tp[out[i]], fast_window));
 	return npa_cost_cycles(&w);
 }
@@ -304,7 +303,7 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_op);
 
 /**
  * npa_cost_scratch() - cycles an operator takes with a given scratch grant
- * @g: the graph, validated.
+ * @ir: the graph's internal model.
  * @op: the operator's index.
  * @idx: the index of one of its scratch requests.
  * @bytes: bytes granted to it.
@@ -317,17 +316,17 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_op);
  * Return: the cycles, or 0 for scratch the operator does not read (all
  * but a convolution's scratch[0]), whose size changes nothing.
  */
-u64 npa_cost_scratch(const struct npa_graph *g, u32 op, u32 idx, u64 bytes,
+u64 npa_cost_scratch(const struct npa_ir *ir, u32 op, u32 idx, u64 bytes,
 		     bool fast)
 {
-	const struct npa_op_desc *o = &g->ops[op];
+	const struct npa_ir_op *o = &ir->ops[op];
 	struct npa_cost_work w;
 	struct npa_cost_conv cv;
 
-	if (idx != o->first_scratch || !o->num_scratch || o->num_inputs < 2 ||
-	    !o->num_outputs ||
-	    !npa_cost_conv_geometry(o, &g->tensors[g->operands[o->first_input]],
-				    &g->tensors[g->operands[o->first_output]], &cv))
+	if (idx != o->first_scratch || !o->num_scratch || o->num_in < 2 ||
+	    !o->num_out ||
+	    !npa_cost_conv_geometry(o, &ir->tensors[npa_ir_in(ir, o, 0)],
+				    &ir->tensors[npa_ir_out(ir, o, 0)], &cv))
 		return 0;
 	npa_cost_conv(&cv, bytes, fast, &w);
 	return npa_cost_cycles(&w);
@@ -336,7 +335,7 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_scratch);
 
 /**
  * npa_cost_graph() - cycles one run of a planned graph takes
- * @g: the graph, validated.
+ * @ir: the graph's internal model.
  * @tp: its tensors' placements.
  * @sp: its scratch placements.
  * @fast_window: bytes at the start of the arena that are fast.
@@ -344,15 +343,14 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_scratch);
  * Context: Any context.
  * Return: the sum of npa_cost_op() over the operators, saturated.
  */
-u64 npa_cost_graph(const struct npa_graph *g, const struct npa_placement *tp,
-		   const struct npa_placement *sp, u64 fast_window)
+u64 npa_cost_graph(const struct npa_ir *ir, const struct npa_ir_place *tp,
+		   const struct npa_ir_place *sp, u64 fast_window)
 {
 	u64 total = 0;
 	u32 i;
 
-	for (i = 0; i < g->num_ops; i++)
-		total = npa_cost_add(total, npa_cost_op(&g->ops[i], g->tensors,
-							g->operands, tp, sp,
+	for (i = 0; i < ir->num_ops; i++)
+		total = npa_cost_add(total, npa_cost_op(ir, &ir->ops[i], tp, sp,
 							fast_window));
 	return total;
 }

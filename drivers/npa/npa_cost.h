@@ -11,9 +11,8 @@
 #define __NPA_COST_H__
 
 #include <linux/types.h>
-#include <linux/npa.h>
 
-#include "npa_graph.h"
+#include "npa_ir.h"
 
 /* Arm Ethos-U55-256: 256 int8 multiply-accumulates per cycle. */
 #define NPA_COST_MACS_PER_CYCLE		256
@@ -78,18 +77,17 @@ struct npa_cost_conv {
 u64 npa_cost_cycles(const struct npa_cost_work *w);
 void npa_cost_conv(const struct npa_cost_conv *cv, u64 col_bytes,
 		   bool col_fast, struct npa_cost_work *w);
-bool npa_cost_conv_geometry(const struct npa_op_desc *op,
-			    const struct npa_tensor_desc *x,
-			    const struct npa_tensor_desc *y,
+bool npa_cost_conv_geometry(const struct npa_ir_op *op,
+			    const struct npa_ir_tensor *x,
+			    const struct npa_ir_tensor *y,
 			    struct npa_cost_conv *cv);
-bool npa_cost_fast(const struct npa_placement *p, u64 fast_window);
-u64 npa_cost_op(const struct npa_op_desc *op,
-		const struct npa_tensor_desc *tensors, const u32 *operands,
-		const struct npa_placement *tp, const struct npa_placement *sp,
+bool npa_cost_fast(const struct npa_ir_place *p, u64 fast_window);
+u64 npa_cost_op(const struct npa_ir *ir, const struct npa_ir_op *op,
+		const struct npa_ir_place *tp, const struct npa_ir_place *sp,
 		u64 fast_window);
-u64 npa_cost_scratch(const struct npa_graph *g, u32 op, u32 idx, u64 bytes,
+u64 npa_cost_scratch(const struct npa_ir *ir, u32 op, u32 idx, u64 bytes,
 		     bool fast);
-u64 npa_cost_graph(const struct npa_graph *g, const struct npa_placement *tp,
-		   const struct npa_placement *sp, u64 fast_window);
+u64 npa_cost_graph(const struct npa_ir *ir, const struct npa_ir_place *tp,
+		   const struct npa_ir_place *sp, u64 fast_window);
 
 #endif /* __NPA_COST_H__ */

@@ -48,7 +48,7 @@
 
 /* Descriptors of an op's inputs or outputs: an array of either kind. */
 struct npa_exec_dl {
-	const struct npa_tensor_desc *const *d;
+	const struct npa_ir_tensor *const *d;
 	const struct npa_exec_operand *o;
 	u32 n;
 };
@@ -86,7 +86,7 @@ struct npa_exec_meter {
  * @outs: FC: outputs.
  * @stride: ADD/MUL: step in @b; UPSAMPLE, REORG: the factor.
  * @sample: ADD/MUL: step in @x and @y.
- * @act: enum npa_act.
+ * @act: enum npa_ir_act.
  * @bias: the op has a bias input.
  * @meter: counts the work of a running op; NULL when only checking it.
  */
@@ -100,11 +100,11 @@ struct npa_exec_args {
 	struct npa_exec_meter *meter;
 };
 
-static const u8 npa_exec_elem[NPA_DTYPE_COUNT] = {
-	[NPA_DTYPE_INT8] = 1,
-	[NPA_DTYPE_UINT8] = 1,
-	[NPA_DTYPE_INT16] = 2,
-	[NPA_DTYPE_INT32] = 4,
+static const u8 npa_exec_elem[NPA_IR_DTYPE_COUNT] = {
+	[NPA_IR_INT8] = 1,
+	[NPA_IR_UINT8] = 1,
+	[NPA_IR_INT16] = 2,
+	[NPA_IR_INT32] = 4,
 };
 
 /*
@@ -130,29 +130,29 @@ static const s8 npa_exec_logistic[256] = {
 	127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127,
 };
 
-static const struct npa_tensor_desc *npa_dl(const struct npa_exec_dl *l, u32 i)
+static const struct npa_ir_tensor *npa_dl(const struct npa_exec_dl *l, u32 i)
 {
 	return l->d ? l->d[i] : l->o[i].desc;
 }
 
 /* Bytes of a tensor, or 0 if its descriptor is inconsistent. */
-static u64 npa_exec_bytes(const struct npa_tensor_desc *t)
+static u64 npa_exec_bytes(const struct npa_ir_tensor *t)
 {
 	u64 bytes;
 	int i;
 
-	if (!t || t->dtype >= NPA_DTYPE_COUNT)
+	if (!t || t->dtype >= NPA_IR_DTYPE_COUNT)
 		return 0;
-	if (t->dtype == NPA_DTYPE_NONE)
+	if (t->dtype == NPA_IR_DTYPE_NONE)
 		return t->dims[0] ? 0 : t->size;
 	if (!t->dims[0])
 		return 0;
 	bytes = npa_exec_elem[t->dtype];
-	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++) {
+	for (i = 0; i < NPA_IR_MAX_DIMS && t->dims[i]; i++) {
 		if (check_mul_overflow(bytes, (u64)t->dims[i], &bytes))
 			return 0;
 	}
-	for (; i < NPA_MAX_DIMS; i++) {
+	for (; i < NPA_IR_MAX_DIMS; i++) {
 		if (t->dims[i])
 			return 0;
 	}
@@ -162,15 +162,15 @@ static u64 npa_exec_bytes(const struct npa_tensor_desc *t)
 }
 
 /* A valid tensor of @dtype with exactly the dims @d0.. (rank 1 to 4). */
-static bool npa_exec_dims(const struct npa_tensor_desc *t, u32 dtype,
+static bool npa_exec_dims(const struct npa_ir_tensor *t, u32 dtype,
 			  u64 d0, u64 d1, u64 d2, u64 d3)
 {
-	u64 want[NPA_MAX_DIMS] = { d0, d1, d2, d3 };
+	u64 want[NPA_IR_MAX_DIMS] = { d0, d1, d2, d3 };
 	int i;
 
 	if (!npa_exec_bytes(t) || t->dtype != dtype)
 		return false;
-	for (i = 0; i < NPA_MAX_DIMS; i++) {
+	for (i = 0; i < NPA_IR_MAX_DIMS; i++) {
 		if (t->dims[i] != want[i])
 			return false;
 	}
@@ -178,12 +178,12 @@ static bool npa_exec_dims(const struct npa_tensor_desc *t, u32 dtype,
 }
 
 /* An int8 activation [1, C, H, W]; missing trailing dims count as 1. */
-static bool npa_exec_act(const struct npa_tensor_desc *t,
+static bool npa_exec_act(const struct npa_ir_tensor *t,
 			 struct npa_exec_shape *s)
 {
 	u64 n = npa_exec_bytes(t);
 
-	if (!n || t->dtype != NPA_DTYPE_INT8 || t->dims[0] != 1)
+	if (!n || t->dtype != NPA_IR_INT8 || t->dims[0] != 1)
 		return false;
 	s->c = t->dims[1] ? t->dims[1] : 1;
 	s->h = t->dims[2] ? t->dims[2] : 1;
@@ -199,11 +199,11 @@ static bool npa_exec_same(const struct npa_exec_shape *a,
 }
 
 /* Parameters other than @keep are unused by the kind and must be zero. */
-static bool npa_exec_unused(const struct npa_op_desc *op, int keep)
+static bool npa_exec_unused(const struct npa_ir_op *op, int keep)
 {
 	int i;
 
-	for (i = 0; i < NPA_OP_MAX_PARAMS; i++) {
+	for (i = 0; i < NPA_IR_MAX_PARAMS; i++) {
 		if (i != keep && op->params[i])
 			return false;
 	}
@@ -233,13 +233,13 @@ static bool npa_exec_out_ok(u32 in, u32 k, u32 s, u32 pad, u32 out)
 }
 
 /* CONV2D, DWCONV2D, MAXPOOL, AVGPOOL. */
-static int npa_exec_check_win(const struct npa_op_desc *op,
+static int npa_exec_check_win(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
 			      struct npa_exec_args *a)
 {
 	const s32 *p = op->params;
-	bool conv = op->kind == NPA_OP_CONV2D || op->kind == NPA_OP_DWCONV2D;
+	bool conv = op->kind == NPA_IR_CONV2D || op->kind == NPA_IR_DWCONV2D;
 	u64 taps;
 
 	if (out->n != 1 || in->n < 1 || in->n > (conv ? 3 : 1) ||
@@ -248,45 +248,45 @@ static int npa_exec_check_win(const struct npa_op_desc *op,
 	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
 	    !npa_exec_act(npa_dl(out, 0), &a->y))
 		return -EINVAL;
-	if (!npa_exec_in(p[NPA_P_KH], 1, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_KW], 1, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_SH], 1, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_SW], 1, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_PAD_T], 0, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_PAD_L], 0, NPA_EXEC_MAX_WINDOW) ||
-	    !npa_exec_in(p[NPA_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
+	if (!npa_exec_in(p[NPA_IR_P_KH], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_KW], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_SH], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_SW], 1, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_PAD_T], 0, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_PAD_L], 0, NPA_EXEC_MAX_WINDOW) ||
+	    !npa_exec_in(p[NPA_IR_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
 		return -EINVAL;
-	a->kh = p[NPA_P_KH];
-	a->kw = p[NPA_P_KW];
-	a->sh = p[NPA_P_SH];
-	a->sw = p[NPA_P_SW];
-	a->pt = p[NPA_P_PAD_T];
-	a->pl = p[NPA_P_PAD_L];
-	a->shift = p[NPA_P_SHIFT];
+	a->kh = p[NPA_IR_P_KH];
+	a->kw = p[NPA_IR_P_KW];
+	a->sh = p[NPA_IR_P_SH];
+	a->sw = p[NPA_IR_P_SW];
+	a->pt = p[NPA_IR_P_PAD_T];
+	a->pl = p[NPA_IR_P_PAD_L];
+	a->shift = p[NPA_IR_P_SHIFT];
 	if (!npa_exec_out_ok(a->x.h, a->kh, a->sh, a->pt, a->y.h) ||
 	    !npa_exec_out_ok(a->x.w, a->kw, a->sw, a->pl, a->y.w))
 		return -EINVAL;
 
 	switch (op->kind) {
-	case NPA_OP_CONV2D:
-		if (p[NPA_P_GROUPS] < 0)
+	case NPA_IR_CONV2D:
+		if (p[NPA_IR_P_GROUPS] < 0)
 			return -EINVAL;
-		a->groups = p[NPA_P_GROUPS] ? p[NPA_P_GROUPS] : 1;
+		a->groups = p[NPA_IR_P_GROUPS] ? p[NPA_IR_P_GROUPS] : 1;
 		if (a->x.c % a->groups || a->y.c % a->groups)
 			return -EINVAL;
 		break;
-	case NPA_OP_DWCONV2D:
-		if ((p[NPA_P_GROUPS] && (u32)p[NPA_P_GROUPS] != a->x.c) ||
+	case NPA_IR_DWCONV2D:
+		if ((p[NPA_IR_P_GROUPS] && (u32)p[NPA_IR_P_GROUPS] != a->x.c) ||
 		    a->y.c != a->x.c)
 			return -EINVAL;
 		a->groups = a->x.c;
 		break;
-	case NPA_OP_MAXPOOL:
-		if (p[NPA_P_SHIFT])
+	case NPA_IR_MAXPOOL:
+		if (p[NPA_IR_P_SHIFT])
 			return -EINVAL;
 		fallthrough;
 	default:
-		if (p[NPA_P_GROUPS] || a->y.c != a->x.c)
+		if (p[NPA_IR_P_GROUPS] || a->y.c != a->x.c)
 			return -EINVAL;
 		a->groups = a->x.c;
 		break;
@@ -298,33 +298,33 @@ static int npa_exec_check_win(const struct npa_op_desc *op,
 		return -EINVAL;
 	if (!conv)
 		return 0;
-	if (!npa_exec_dims(npa_dl(in, 1), NPA_DTYPE_INT8, a->y.c, a->cg,
+	if (!npa_exec_dims(npa_dl(in, 1), NPA_IR_INT8, a->y.c, a->cg,
 			   a->kh, a->kw))
 		return -EINVAL;
 	a->bias = in->n == 3;
-	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_DTYPE_INT32, a->y.c,
+	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_IR_INT32, a->y.c,
 				      0, 0, 0))
 		return -EINVAL;
 	return 0;
 }
 
-/* The only parameter is NPA_P_SHIFT. */
-static bool npa_exec_shift_ok(const struct npa_op_desc *op,
+/* The only parameter is NPA_IR_P_SHIFT. */
+static bool npa_exec_shift_ok(const struct npa_ir_op *op,
 			      struct npa_exec_args *a)
 {
-	if (!npa_exec_unused(op, NPA_P_SHIFT) ||
-	    !npa_exec_in(op->params[NPA_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
+	if (!npa_exec_unused(op, NPA_IR_P_SHIFT) ||
+	    !npa_exec_in(op->params[NPA_IR_P_SHIFT], 0, NPA_EXEC_MAX_SHIFT))
 		return false;
-	a->shift = op->params[NPA_P_SHIFT];
+	a->shift = op->params[NPA_IR_P_SHIFT];
 	return true;
 }
 
-static int npa_exec_check_fc(const struct npa_op_desc *op,
+static int npa_exec_check_fc(const struct npa_ir_op *op,
 			     const struct npa_exec_dl *in,
 			     const struct npa_exec_dl *out,
 			     struct npa_exec_args *a)
 {
-	const struct npa_tensor_desc *x, *y;
+	const struct npa_ir_tensor *x, *y;
 
 	if (in->n < 2 || in->n > 3 || out->n != 1 || !npa_exec_shift_ok(op, a))
 		return -EINVAL;
@@ -332,20 +332,20 @@ static int npa_exec_check_fc(const struct npa_op_desc *op,
 	y = npa_dl(out, 0);
 	a->k = npa_exec_bytes(x);
 	a->outs = npa_exec_bytes(y);
-	if (!a->k || !a->outs || x->dtype != NPA_DTYPE_INT8 ||
-	    y->dtype != NPA_DTYPE_INT8)
+	if (!a->k || !a->outs || x->dtype != NPA_IR_INT8 ||
+	    y->dtype != NPA_IR_INT8)
 		return -EINVAL;
-	if (!npa_exec_dims(npa_dl(in, 1), NPA_DTYPE_INT8, a->outs, a->k, 0, 0))
+	if (!npa_exec_dims(npa_dl(in, 1), NPA_IR_INT8, a->outs, a->k, 0, 0))
 		return -EINVAL;
 	a->bias = in->n == 3;
-	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_DTYPE_INT32, a->outs,
+	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_IR_INT32, a->outs,
 				      0, 0, 0))
 		return -EINVAL;
 	return 0;
 }
 
 /* ADD, MUL: same shapes or Darknet's shortcut; see npu.rst. */
-static int npa_exec_check_elt(const struct npa_op_desc *op,
+static int npa_exec_check_elt(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
 			      struct npa_exec_args *a)
@@ -375,25 +375,25 @@ static int npa_exec_check_elt(const struct npa_op_desc *op,
 	return -EINVAL;
 }
 
-static int npa_exec_check_act(const struct npa_op_desc *op,
+static int npa_exec_check_act(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
 			      struct npa_exec_args *a)
 {
-	const struct npa_tensor_desc *x, *y;
+	const struct npa_ir_tensor *x, *y;
 	u64 n;
 
-	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_P_ACT) ||
-	    !npa_exec_in(op->params[NPA_P_ACT], 0, NPA_ACT_COUNT - 1))
+	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_IR_P_ACT) ||
+	    !npa_exec_in(op->params[NPA_IR_P_ACT], 0, NPA_IR_ACT_COUNT - 1))
 		return -EINVAL;
 	x = npa_dl(in, 0);
 	y = npa_dl(out, 0);
 	n = npa_exec_bytes(x);
 	if (!n || n != npa_exec_bytes(y) ||
-	    (x->dtype != NPA_DTYPE_INT8 && x->dtype != NPA_DTYPE_NONE) ||
-	    (y->dtype != NPA_DTYPE_INT8 && y->dtype != NPA_DTYPE_NONE))
+	    (x->dtype != NPA_IR_INT8 && x->dtype != NPA_IR_DTYPE_NONE) ||
+	    (y->dtype != NPA_IR_INT8 && y->dtype != NPA_IR_DTYPE_NONE))
 		return -EINVAL;
-	a->act = op->params[NPA_P_ACT];
+	a->act = op->params[NPA_IR_P_ACT];
 	a->x.n = n;
 	return 0;
 }
@@ -416,7 +416,7 @@ static u64 npa_exec_sum(const struct npa_exec_dl *l)
  * CONCAT, SPLIT, RESHAPE, COPY move bytes; they define no params (graph
  * validation refuses non-zero ones).
  */
-static int npa_exec_check_move(const struct npa_op_desc *op,
+static int npa_exec_check_move(const struct npa_ir_op *op,
 			       const struct npa_exec_dl *in,
 			       const struct npa_exec_dl *out)
 {
@@ -424,9 +424,9 @@ static int npa_exec_check_move(const struct npa_op_desc *op,
 
 	if (!in->n || !out->n)
 		return -EINVAL;
-	if ((op->kind == NPA_OP_CONCAT && out->n != 1) ||
-	    (op->kind == NPA_OP_SPLIT && in->n != 1) ||
-	    ((op->kind == NPA_OP_RESHAPE || op->kind == NPA_OP_COPY) &&
+	if ((op->kind == NPA_IR_CONCAT && out->n != 1) ||
+	    (op->kind == NPA_IR_SPLIT && in->n != 1) ||
+	    ((op->kind == NPA_IR_RESHAPE || op->kind == NPA_IR_COPY) &&
 	     (in->n != 1 || out->n != 1)))
 		return -EINVAL;
 	n = npa_exec_sum(in);
@@ -436,7 +436,7 @@ static int npa_exec_check_move(const struct npa_op_desc *op,
 }
 
 /* UPSAMPLE, REORG. */
-static int npa_exec_check_resize(const struct npa_op_desc *op,
+static int npa_exec_check_resize(const struct npa_ir_op *op,
 				 const struct npa_exec_dl *in,
 				 const struct npa_exec_dl *out,
 				 struct npa_exec_args *a)
@@ -444,15 +444,15 @@ static int npa_exec_check_resize(const struct npa_op_desc *op,
 	const struct npa_exec_shape *x = &a->x, *y = &a->y;
 	u64 s;
 
-	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_P_STRIDE) ||
-	    !npa_exec_in(op->params[NPA_P_STRIDE], 1, NPA_EXEC_MAX_WINDOW))
+	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_IR_P_STRIDE) ||
+	    !npa_exec_in(op->params[NPA_IR_P_STRIDE], 1, NPA_EXEC_MAX_WINDOW))
 		return -EINVAL;
 	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
 	    !npa_exec_act(npa_dl(out, 0), &a->y))
 		return -EINVAL;
-	a->stride = op->params[NPA_P_STRIDE];
+	a->stride = op->params[NPA_IR_P_STRIDE];
 	s = a->stride;
-	if (op->kind == NPA_OP_UPSAMPLE) {
+	if (op->kind == NPA_IR_UPSAMPLE) {
 		if (y->c != x->c || y->h != x->h * s || y->w != x->w * s)
 			return -EINVAL;
 		return 0;
@@ -467,47 +467,47 @@ static int npa_exec_check_resize(const struct npa_op_desc *op,
 static bool npa_exec_no_inplace(u32 kind)
 {
 	switch (kind) {
-	case NPA_OP_CONV2D:
-	case NPA_OP_DWCONV2D:
-	case NPA_OP_MAXPOOL:
-	case NPA_OP_AVGPOOL:
-	case NPA_OP_FC:
-	case NPA_OP_UPSAMPLE:
-	case NPA_OP_REORG:
+	case NPA_IR_CONV2D:
+	case NPA_IR_DWCONV2D:
+	case NPA_IR_MAXPOOL:
+	case NPA_IR_AVGPOOL:
+	case NPA_IR_FC:
+	case NPA_IR_UPSAMPLE:
+	case NPA_IR_REORG:
 		return true;
 	default:
 		return false;
 	}
 }
 
-static int npa_exec_parse(const struct npa_op_desc *op,
+static int npa_exec_parse(const struct npa_ir_op *op,
 			  const struct npa_exec_dl *in,
 			  const struct npa_exec_dl *out,
 			  struct npa_exec_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	if ((op->flags & NPA_OP_INPLACE) && npa_exec_no_inplace(op->kind))
+	if ((op->flags & NPA_IR_INPLACE) && npa_exec_no_inplace(op->kind))
 		return -EINVAL;
 	switch (op->kind) {
-	case NPA_OP_CONV2D:
-	case NPA_OP_DWCONV2D:
-	case NPA_OP_MAXPOOL:
-	case NPA_OP_AVGPOOL:
+	case NPA_IR_CONV2D:
+	case NPA_IR_DWCONV2D:
+	case NPA_IR_MAXPOOL:
+	case NPA_IR_AVGPOOL:
 		return npa_exec_check_win(op, in, out, a);
-	case NPA_OP_FC:
+	case NPA_IR_FC:
 		return npa_exec_check_fc(op, in, out, a);
-	case NPA_OP_ADD:
-	case NPA_OP_MUL:
+	case NPA_IR_ADD:
+	case NPA_IR_MUL:
 		return npa_exec_check_elt(op, in, out, a);
-	case NPA_OP_ACTIVATION:
+	case NPA_IR_ACTIVATION:
 		return npa_exec_check_act(op, in, out, a);
-	case NPA_OP_CONCAT:
-	case NPA_OP_SPLIT:
-	case NPA_OP_RESHAPE:
-	case NPA_OP_COPY:
+	case NPA_IR_CONCAT:
+	case NPA_IR_SPLIT:
+	case NPA_IR_RESHAPE:
+	case NPA_IR_COPY:
 		return npa_exec_check_move(op, in, out);
-	case NPA_OP_UPSAMPLE:
-	case NPA_OP_REORG:
+	case NPA_IR_UPSAMPLE:
+	case NPA_IR_REORG:
 		return npa_exec_check_resize(op, in, out, a);
 	default:
 		return -EINVAL;
@@ -531,9 +531,9 @@ static int npa_exec_parse(const struct npa_op_desc *op,
  * Return: 0 if npa_exec_op() can run the operator on such tensors, else
  * -EINVAL.
  */
-int npa_exec_check(const struct npa_op_desc *op,
-		   const struct npa_tensor_desc *const *in, u32 nin,
-		   const struct npa_tensor_desc *const *out, u32 nout)
+int npa_exec_check(const struct npa_ir_op *op,
+		   const struct npa_ir_tensor *const *in, u32 nin,
+		   const struct npa_ir_tensor *const *out, u32 nout)
 {
 	struct npa_exec_dl ind = { .d = in, .n = nin };
 	struct npa_exec_dl outd = { .d = out, .n = nout };
@@ -929,11 +929,11 @@ static void npa_exec_elt(const struct npa_exec_args *a, bool mul,
 static s8 npa_exec_act1(u32 act, s8 v)
 {
 	switch (act) {
-	case NPA_ACT_RELU:
+	case NPA_IR_ACT_RELU:
 		return v < 0 ? 0 : v;
-	case NPA_ACT_LEAKY:
+	case NPA_IR_ACT_LEAKY:
 		return v < 0 ? v >> 3 : v;
-	case NPA_ACT_LOGISTIC:
+	case NPA_IR_ACT_LOGISTIC:
 		return npa_exec_logistic[v + 128];
 	default:
 		return v;
@@ -945,7 +945,7 @@ static void npa_exec_activation(const struct npa_exec_args *a, const s8 *x,
 {
 	u64 i;
 
-	if (a->act == NPA_ACT_LINEAR) {
+	if (a->act == NPA_IR_ACT_LINEAR) {
 		if (y != x)
 			memmove(y, x, a->x.n);
 		return;
@@ -1049,7 +1049,7 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
  * -ERANGE if an operand is smaller than its descriptor or has no memory,
  * -ECANCELED if @stop said to stop (the outputs are partly written).
  */
-int npa_exec_run(const struct npa_op_desc *op,
+int npa_exec_run(const struct npa_ir_op *op,
 		 const struct npa_exec_operand *in, u32 nin,
 		 const struct npa_exec_operand *out, u32 nout,
 		 const struct npa_exec_operand *scratch, u32 nscratch,
@@ -1082,25 +1082,25 @@ int npa_exec_run(const struct npa_op_desc *op,
 		bias = in[2].ptr;
 
 	switch (op->kind) {
-	case NPA_OP_CONV2D:
-	case NPA_OP_DWCONV2D:
+	case NPA_IR_CONV2D:
+	case NPA_IR_DWCONV2D:
 		return npa_exec_conv(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr,
 				     col, col_size);
-	case NPA_OP_MAXPOOL:
-	case NPA_OP_AVGPOOL:
-		return npa_exec_pool(&a, op->kind == NPA_OP_AVGPOOL, in[0].ptr,
+	case NPA_IR_MAXPOOL:
+	case NPA_IR_AVGPOOL:
+		return npa_exec_pool(&a, op->kind == NPA_IR_AVGPOOL, in[0].ptr,
 				     out[0].ptr);
-	case NPA_OP_FC:
+	case NPA_IR_FC:
 		return npa_exec_fc(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr);
-	case NPA_OP_ADD:
-	case NPA_OP_MUL:
-		npa_exec_elt(&a, op->kind == NPA_OP_MUL, in[0].ptr, in[1].ptr,
+	case NPA_IR_ADD:
+	case NPA_IR_MUL:
+		npa_exec_elt(&a, op->kind == NPA_IR_MUL, in[0].ptr, in[1].ptr,
 			     out[0].ptr);
 		break;
-	case NPA_OP_ACTIVATION:
+	case NPA_IR_ACTIVATION:
 		npa_exec_activation(&a, in[0].ptr, out[0].ptr);
 		break;
-	case NPA_OP_CONCAT:
+	case NPA_IR_CONCAT:
 		for (i = 0, off = 0; i < nin; i++) {
 			u64 n = npa_exec_bytes(in[i].desc);
 
@@ -1108,7 +1108,7 @@ int npa_exec_run(const struct npa_op_desc *op,
 			off += n;
 		}
 		break;
-	case NPA_OP_SPLIT:
+	case NPA_IR_SPLIT:
 		for (i = 0, off = 0; i < nout; i++) {
 			u64 n = npa_exec_bytes(out[i].desc);
 
@@ -1116,14 +1116,14 @@ int npa_exec_run(const struct npa_op_desc *op,
 			off += n;
 		}
 		break;
-	case NPA_OP_RESHAPE:
-	case NPA_OP_COPY:
+	case NPA_IR_RESHAPE:
+	case NPA_IR_COPY:
 		npa_exec_move(out[0].ptr, in[0].ptr, npa_exec_bytes(in[0].desc));
 		break;
-	case NPA_OP_UPSAMPLE:
+	case NPA_IR_UPSAMPLE:
 		npa_exec_upsample(&a, in[0].ptr, out[0].ptr);
 		break;
-	case NPA_OP_REORG:
+	case NPA_IR_REORG:
 		npa_exec_reorg(&a, in[0].ptr, out[0].ptr);
 		break;
 	}
@@ -1146,7 +1146,7 @@ EXPORT_SYMBOL_IF_KUNIT(npa_exec_run);
  * Context: Process context; may sleep (calls cond_resched()).
  * Return: as npa_exec_run(), never -ECANCELED.
  */
-int npa_exec_op(const struct npa_op_desc *op,
+int npa_exec_op(const struct npa_ir_op *op,
 		const struct npa_exec_operand *in, u32 nin,
 		const struct npa_exec_operand *out, u32 nout,
 		const struct npa_exec_operand *scratch, u32 nscratch)
@@ -1171,9 +1171,9 @@ EXPORT_SYMBOL_IF_KUNIT(npa_exec_op);
  *
  * Context: Any context.
  */
-void npa_exec_im2col_bytes(const struct npa_op_desc *op,
-			   const struct npa_tensor_desc *x,
-			   const struct npa_tensor_desc *y,
+void npa_exec_im2col_bytes(const struct npa_ir_op *op,
+			   const struct npa_ir_tensor *x,
+			   const struct npa_ir_tensor *y,
 			   u64 *full, u64 *pixel)
 {
 	const s32 *p = op->params;
@@ -1182,20 +1182,20 @@ void npa_exec_im2col_bytes(const struct npa_op_desc *op,
 
 	*full = 0;
 	*pixel = 0;
-	if ((op->kind != NPA_OP_CONV2D && op->kind != NPA_OP_DWCONV2D) ||
+	if ((op->kind != NPA_IR_CONV2D && op->kind != NPA_IR_DWCONV2D) ||
 	    !npa_exec_act(x, &xs) || !npa_exec_act(y, &ys))
 		return;
-	if (p[NPA_P_KH] < 1 || p[NPA_P_KW] < 1 || p[NPA_P_SH] < 1 ||
-	    p[NPA_P_SW] < 1 || p[NPA_P_GROUPS] < 0)
+	if (p[NPA_IR_P_KH] < 1 || p[NPA_IR_P_KW] < 1 || p[NPA_IR_P_SH] < 1 ||
+	    p[NPA_IR_P_SW] < 1 || p[NPA_IR_P_GROUPS] < 0)
 		return;
-	if ((u64)p[NPA_P_KH] * p[NPA_P_KW] == 1 && p[NPA_P_SH] == 1 &&
-	    p[NPA_P_SW] == 1)
+	if ((u64)p[NPA_IR_P_KH] * p[NPA_IR_P_KW] == 1 && p[NPA_IR_P_SH] == 1 &&
+	    p[NPA_IR_P_SW] == 1)
 		return;
-	if (op->kind == NPA_OP_DWCONV2D)
+	if (op->kind == NPA_IR_DWCONV2D)
 		g = xs.c;
-	else if (p[NPA_P_GROUPS])
-		g = p[NPA_P_GROUPS];
-	*pixel = (u64)p[NPA_P_KH] * p[NPA_P_KW] * (xs.c / g);
+	else if (p[NPA_IR_P_GROUPS])
+		g = p[NPA_IR_P_GROUPS];
+	*pixel = (u64)p[NPA_IR_P_KH] * p[NPA_IR_P_KW] * (xs.c / g);
 	if (check_mul_overflow(*pixel, (u64)ys.h * ys.w, full)) {
 		*full = 0;
 		*pixel = 0;

@@ -11,11 +11,11 @@
 
 #include <linux/bits.h>
 #include <linux/types.h>
-#include <linux/npa.h>
+#include "npa_ir.h"
 
 /* Largest kernel size, stride, padding and upsample/reorg factor. */
 #define NPA_EXEC_MAX_WINDOW	65535
-/* Largest requantization shift (NPA_P_SHIFT). */
+/* Largest requantization shift (NPA_IR_P_SHIFT). */
 #define NPA_EXEC_MAX_SHIFT	31
 /* Work (multiply-adds, taps) between two calls of a stop hook. */
 #define NPA_EXEC_STOP_WORK	BIT_ULL(18)
@@ -29,7 +29,7 @@
 struct npa_exec_operand {
 	void *ptr;
 	u64 size;
-	const struct npa_tensor_desc *desc;
+	const struct npa_ir_tensor *desc;
 };
 
 /**
@@ -42,21 +42,21 @@ struct npa_exec_stop {
 	void *priv;
 };
 
-int npa_exec_check(const struct npa_op_desc *op,
-		   const struct npa_tensor_desc *const *in, u32 nin,
-		   const struct npa_tensor_desc *const *out, u32 nout);
-int npa_exec_op(const struct npa_op_desc *op,
+int npa_exec_check(const struct npa_ir_op *op,
+		   const struct npa_ir_tensor *const *in, u32 nin,
+		   const struct npa_ir_tensor *const *out, u32 nout);
+int npa_exec_op(const struct npa_ir_op *op,
 		const struct npa_exec_operand *in, u32 nin,
 		const struct npa_exec_operand *out, u32 nout,
 		const struct npa_exec_operand *scratch, u32 nscratch);
-int npa_exec_run(const struct npa_op_desc *op,
+int npa_exec_run(const struct npa_ir_op *op,
 		 const struct npa_exec_operand *in, u32 nin,
 		 const struct npa_exec_operand *out, u32 nout,
 		 const struct npa_exec_operand *scratch, u32 nscratch,
 		 const struct npa_exec_stop *stop);
-void npa_exec_im2col_bytes(const struct npa_op_desc *op,
-			   const struct npa_tensor_desc *x,
-			   const struct npa_tensor_desc *y,
+void npa_exec_im2col_bytes(const struct npa_ir_op *op,
+			   const struct npa_ir_tensor *x,
+			   const struct npa_ir_tensor *y,
 			   u64 *full, u64 *pixel);
 
 #endif /* __NPA_EXEC_H__ */

@@ -3,8 +3,9 @@
  * npa: model graph validation and planning.
  *
  * Pure code, like the planner: no device and no locking, so that npactl
- * builds the same file on the host.  It does use the uAPI graph types,
- * which are what it validates.
+ * builds the same file on the host.  Validation reads the uAPI graph
+ * types and builds the internal model (npa_ir.h), which is what planning
+ * and every layer below take.
  */
 #ifndef __NPA_GRAPH_H__
 #define __NPA_GRAPH_H__
@@ -18,6 +19,9 @@
  * unlimited scratch (Documentation/graphs.rst).
  */
 #define NPA_GRAPH_SCRATCH_GROWTH_PCT	5
+
+#include "npa_ir.h"
+#include "npa_layout.h"
 
 /**
  * struct npa_graph_limits - what the device accepts
@@ -97,66 +101,21 @@ struct npa_graph {
 	u32 num_scratch;
 };
 
-/**
- * struct npa_graph_plan - the plan of a graph
- * @tensors: one placement per tensor.
- * @scratch: one placement per scratch request.
- * @align: per tensor, the alignment it needs: its own and that of every
- *	compute unit that touches it (what a bound tensor's offset in its
- *	buffer must be a multiple of).
- * @arena_bytes: arena size including scratch.
- * @tensor_bytes: arena size of the tensors alone.
- * @lower_bound: max over time of the live tensor bytes.
- * @naive_bytes: sum of the sizes of the arena tensors.
- * @scratch_requested: bytes of scratch granted.
- * @scratch_growth: @arena_bytes - @tensor_bytes.
- * @scratch_growth_naive: growth with scratch stacked above the tensors.
- * @plan_ns: time spent planning.
- * @algorithm: enum npa_plan_algo of the tensor plan.
- * @num_buffers: arena buffers after in-place and concat sharing.
- * @supplied: userspace supplied the plan (npa_graph_plan_supplied()).
- */
-struct npa_graph_plan {
-	struct npa_placement *tensors;
-	struct npa_placement *scratch;
-	u32 *align;
-	u64 arena_bytes;
-	u64 tensor_bytes;
-	u64 lower_bound;
-	u64 naive_bytes;
-	u64 scratch_requested;
-	u64 scratch_growth;
-	u64 scratch_growth_naive;
-	u64 plan_ns;
-	u32 algorithm;
-	u32 num_buffers;
-	bool supplied;
-};
-
 int npa_graph_check_counts(const struct npa_graph *g,
 			   const struct npa_graph_limits *lim,
 			   struct npa_error *err);
+int npa_graph_build(const struct npa_graph *g,
+		    const struct npa_graph_limits *lim, struct npa_ir *ir,
+		    struct npa_error *err);
+void npa_ir_free(struct npa_ir *ir);
 int npa_graph_validate(const struct npa_graph *g,
 		       const struct npa_graph_limits *lim,
 		       struct npa_error *err);
-/*
- * The planner's wall-clock safety net for a graph (an ioctl): its work
- * budget bounds the searches, but a first-fit pass over 65536 buffers with
- * long random lifetimes must finish and took 10-14 s under the planner's
- * default 10 s cap. Past it the rest of the pass goes on top.
- */
-#define NPA_GRAPH_PLAN_TIME_CAP_NS	(2ULL * 1000 * 1000 * 1000)
-
-int npa_graph_plan(const struct npa_graph *g,
-		   const struct npa_graph_limits *lim, u64 budget,
-		   struct npa_graph_plan *plan);
-int npa_graph_plan_supplied(const struct npa_graph *g,
+int npa_graph_plan_supplied(const struct npa_ir *ir,
 			    const struct npa_graph_limits *lim,
-			    const struct npa_placement *pt,
-			    const struct npa_placement *ps,
-			    struct npa_graph_plan *plan, struct npa_error *err);
-void npa_graph_plan_free(struct npa_graph_plan *plan);
+			    const struct npa_ir_place *pt,
+			    const struct npa_ir_place *ps,
+			    struct npa_layout *plan, struct npa_error *err);
 u64 npa_tensor_bytes(const struct npa_tensor_desc *t);
-bool npa_graph_runnable(const struct npa_graph *g);
 
 #endif /* __NPA_GRAPH_H__ */

@@ -178,6 +178,14 @@ static void npa_job_done(struct npa_npu_job *hw)
 	unsigned long flags;
 	u32 i;
 
+	/* The NPU's statuses and "no command" are what JOB_WAIT reports. */
+	BUILD_BUG_ON((int)NPA_NPU_QUEUED != (int)NPA_JOB_QUEUED);
+	BUILD_BUG_ON((int)NPA_NPU_RUNNING != (int)NPA_JOB_RUNNING);
+	BUILD_BUG_ON((int)NPA_NPU_DONE != (int)NPA_JOB_DONE);
+	BUILD_BUG_ON((int)NPA_NPU_FAULT != (int)NPA_JOB_FAULT);
+	BUILD_BUG_ON((int)NPA_NPU_TIMEOUT != (int)NPA_JOB_TIMEOUT);
+	BUILD_BUG_ON((int)NPA_NPU_ABORTED != (int)NPA_JOB_ABORTED);
+	BUILD_BUG_ON((int)NPA_NPU_CMD_NONE != (int)NPA_JOB_OP_NONE);
 	if (hw->prepared) {
 		for (i = 0; i < job->num_imports; i++)
 			npa_import_sync(&job->imports[i], false);
@@ -287,8 +295,8 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 		goto out;
 	}
 	for (i = 0; i < args->num_bindings; i++) {
-		const struct npa_tensor_desc *t = &model->graph.tensors[model->binds[i]];
-		u64 bytes = npa_tensor_bytes(t);
+		const struct npa_ir_tensor *t = &model->ir.tensors[model->binds[i]];
+		u64 bytes = t->size;
 		u64 end, align;
 
 		if (b[i].pad) {
@@ -310,7 +318,7 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 		}
 		job->num_imports = i + 1;
 		/* A read-only fd (a PRIME export without DRM_RDWR) is read only. */
-		if ((t->flags & (NPA_TENSOR_OUTPUT | NPA_TENSOR_PERSISTENT)) &&
+		if ((t->flags & (NPA_IR_OUTPUT | NPA_IR_PERSISTENT)) &&
 		    !(job->imports[i].dmabuf->file->f_mode & FMODE_WRITE)) {
 			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_FD,
 					    NPA_ERR_READ_ONLY, (u32)b[i].fd, 0,
@@ -318,7 +326,7 @@ static int npa_job_bind(struct npa_job *job, const struct npa_job_submit *args,
 			goto out_tensor;
 		}
 		/* The NPU's units need it aligned in the buffer as in the arena. */
-		align = model->plan.align[model->binds[i]];
+		align = t->align;
 		if (b[i].offset & (align - 1)) {
 			ret = npa_error_set(rep, a, i, NPA_ERR_FIELD_OFFSET,
 					    NPA_ERR_MISALIGNED, b[i].offset,
@@ -429,13 +437,13 @@ static u64 npa_job_buffer_va(struct npa_job *job, u32 i)
 static struct npa_npu_operand npa_job_tensor(const struct npa_model *model,
 					     const u64 *bind_va, u32 t)
 {
-	const struct npa_placement *p = &model->plan.tensors[t];
-	const struct npa_tensor_desc *d = &model->graph.tensors[t];
+	const struct npa_ir_place *p = &model->plan.tensors[t];
+	const struct npa_ir_tensor *d = &model->ir.tensors[t];
 
 	return (struct npa_npu_operand){
-		.va = (p->flags & NPA_PLACEMENT_ARENA) ? NPA_VA_ARENA + p->offset :
+		.va = (p->flags & NPA_IR_ARENA) ? NPA_VA_ARENA + p->offset :
 			bind_va[t],
-		.size = npa_tensor_bytes(d), .desc = d,
+		.size = d->size, .desc = d,
 	};
 }
 
@@ -446,20 +454,18 @@ static struct npa_npu_operand npa_job_tensor(const struct npa_model *model,
 static int npa_job_build(struct npa_job *job)
 {
 	const struct npa_model *model = job->model;
-	const struct npa_graph *g = &model->graph;
+	const struct npa_ir *ir = &model->ir;
 	struct npa_npu_operand *o;
 	struct npa_npu_cmd *cmds;
-	u32 i, k, n = 0;
+	u32 i, k, n;
 	u64 *bind_va;
 
-	for (i = 0; i < g->num_ops; i++)
-		n += g->ops[i].num_inputs + g->ops[i].num_outputs +
-		     g->ops[i].num_scratch;
-	cmds = kvcalloc(g->num_ops, sizeof(*cmds), GFP_KERNEL_ACCOUNT);
+	n = ir->num_operands + ir->num_scratch;
+	cmds = kvcalloc(ir->num_ops, sizeof(*cmds), GFP_KERNEL_ACCOUNT);
 	o = kvcalloc(max(n, 1U), sizeof(*o), GFP_KERNEL_ACCOUNT);
 	job->ranges = kvcalloc(job->num_imports + 1, sizeof(*job->ranges),
 			       GFP_KERNEL_ACCOUNT);
-	bind_va = kvcalloc(g->num_tensors, sizeof(*bind_va), GFP_KERNEL);
+	bind_va = kvcalloc(ir->num_tensors, sizeof(*bind_va), GFP_KERNEL);
 	job->cmds = cmds;
 	job->operands = o;
 	if (!cmds || !o || !job->ranges || !bind_va) {
@@ -474,22 +480,19 @@ static int npa_job_build(struct npa_job *job)
 			va, job->imports[i].size, job->imports[i].vaddr };
 		bind_va[model->binds[i]] = va + job->offsets[i];
 	}
-	for (i = 0, n = 0; i < g->num_ops; i++) {
-		const struct npa_op_desc *op = &g->ops[i];
+	for (i = 0, n = 0; i < ir->num_ops; i++) {
+		const struct npa_ir_op *op = &ir->ops[i];
 
 		cmds[i] = (struct npa_npu_cmd){
-			.op = op, .first = n, .num_in = op->num_inputs,
-			.num_out = op->num_outputs,
+			.op = op, .first = n, .num_in = op->num_in,
+			.num_out = op->num_out,
 			.num_scratch = op->num_scratch,
 		};
-		for (k = 0; k < op->num_inputs; k++)
+		for (k = 0; k < op->num_in + op->num_out; k++)
 			o[n++] = npa_job_tensor(model, bind_va,
-						g->operands[op->first_input + k]);
-		for (k = 0; k < op->num_outputs; k++)
-			o[n++] = npa_job_tensor(model, bind_va,
-						g->operands[op->first_output + k]);
+						ir->operands[op->first + k]);
 		for (k = 0; k < op->num_scratch; k++) {
-			const struct npa_placement *p =
+			const struct npa_ir_place *p =
 				&model->plan.scratch[op->first_scratch + k];
 
 			o[n++] = (struct npa_npu_operand){
@@ -499,10 +502,10 @@ static int npa_job_build(struct npa_job *job)
 	kvfree(bind_va);
 
 	job->hw = (struct npa_npu_job){
-		.ops = &npa_job_npu_ops, .cmds = cmds, .num_cmds = g->num_ops,
+		.ops = &npa_job_npu_ops, .cmds = cmds, .num_cmds = ir->num_ops,
 		.operands = o, .ranges = job->ranges,
 		.num_ranges = job->num_imports, .timeout_ns = job->timeout_ns,
-		.fault_cmd = NPA_JOB_OP_NONE,
+		.fault_cmd = NPA_NPU_CMD_NONE,
 	};
 	INIT_LIST_HEAD(&job->hw.node);
 	return 0;
@@ -564,7 +567,7 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 				    args->model, 0, -ENOENT);
 		goto err_put;
 	}
-	if (!npa_graph_runnable(&job->model->graph)) {
+	if (!job->model->ir.runnable) {
 		ret = npa_error_set(&rep, NPA_ERR_ARRAY_ARGS, 0,
 				    NPA_ERR_FIELD_MODEL, NPA_ERR_NOT_RUNNABLE,
 				    args->model, 0, -EINVAL);

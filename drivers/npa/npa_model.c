@@ -54,14 +54,9 @@ void npa_model_free(struct npa_model *model)
 		return;
 	if (model->arena)
 		npa_carveout_free(&model->ndev->carveout, model->arena);
-	npa_graph_plan_free(&model->plan);
+	npa_layout_free(&model->plan);
+	npa_ir_free(&model->ir);
 	kvfree(model->binds);
-	kvfree(model->tensors);
-	kvfree(model->ops);
-	kvfree(model->operands);
-	kvfree(model->scratch);
-	kvfree(model->supplied_tensors);
-	kvfree(model->supplied_scratch);
 	kfree(model);
 }
 
@@ -95,7 +90,7 @@ static void npa_model_arena_trim_locked(struct npa_device *ndev)
 
 /**
  * npa_model_arena_get() - the activation arena a job of @model runs in
- * @model: a model with an arena (&npa_graph_plan.arena_bytes not 0).
+ * @model: a model with an arena (&npa_layout.arena_bytes not 0).
  *
  * A private arena, or the one the device's other models share, grown to
  * what the largest of them needs if it is too small: the NPU runs one job
@@ -219,19 +214,19 @@ struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle)
 /* The tensors bound to buffers at submit, in id order. */
 static int npa_model_binds(struct npa_model *m)
 {
-	const struct npa_graph *g = &m->graph;
+	const struct npa_ir *ir = &m->ir;
 	u32 t, n = 0;
 
-	for (t = 0; t < g->num_tensors; t++)
-		n += !(m->plan.tensors[t].flags & NPA_PLACEMENT_ARENA);
+	for (t = 0; t < ir->num_tensors; t++)
+		n += !(m->plan.tensors[t].flags & NPA_IR_ARENA);
 	m->num_binds = n;
 	if (!n)
 		return 0;
 	m->binds = kvmalloc_array(n, sizeof(*m->binds), GFP_KERNEL_ACCOUNT);
 	if (!m->binds)
 		return -ENOMEM;
-	for (t = 0, n = 0; t < g->num_tensors; t++)
-		if (!(m->plan.tensors[t].flags & NPA_PLACEMENT_ARENA))
+	for (t = 0, n = 0; t < ir->num_tensors; t++)
+		if (!(m->plan.tensors[t].flags & NPA_IR_ARENA))
 			m->binds[n++] = t;
 	return 0;
 }
@@ -287,52 +282,163 @@ static int npa_model_check_args(const struct npa_model_create *args,
 	return npa_graph_check_counts(&g, &npa_graph_default_limits, rep);
 }
 
-static int npa_model_copy_in(struct npa_model *m,
+/**
+ * struct npa_model_req - a create request as copied from userspace
+ * @graph: the graph; the arrays below back it.
+ * @tensors: tensor descriptors.
+ * @ops: operators.
+ * @operands: operand ids.
+ * @scratch: scratch requests.
+ * @plan_tensors: with NPA_MODEL_SUPPLIED_PLAN, userspace's tensor
+ *	placements, else NULL.
+ * @plan_scratch: likewise, its scratch placements.
+ *
+ * Only MODEL_CREATE sees it: validation turns it into the model's
+ * internal form (&npa_model.ir), and it is freed when the ioctl returns.
+ */
+struct npa_model_req {
+	struct npa_graph graph;
+	struct npa_tensor_desc *tensors;
+	struct npa_op_desc *ops;
+	u32 *operands;
+	struct npa_scratch_desc *scratch;
+	struct npa_placement *plan_tensors;
+	struct npa_placement *plan_scratch;
+};
+
+static void npa_model_req_free(struct npa_model_req *r)
+{
+	kvfree(r->tensors);
+	kvfree(r->ops);
+	kvfree(r->operands);
+	kvfree(r->scratch);
+	kvfree(r->plan_tensors);
+	kvfree(r->plan_scratch);
+}
+
+static int npa_model_copy_in(struct npa_model_req *r,
 			     const struct npa_model_create *args)
 {
 	int ret;
 
-	m->tensors = npa_copy_user_array(args->tensors, args->num_tensors,
-					 args->tensor_size, sizeof(*m->tensors),
+	r->tensors = npa_copy_user_array(args->tensors, args->num_tensors,
+					 args->tensor_size, sizeof(*r->tensors),
 					 &ret);
 	if (ret)
 		return ret;
-	m->ops = npa_copy_user_array(args->ops, args->num_ops, args->op_size,
-				     sizeof(*m->ops), &ret);
+	r->ops = npa_copy_user_array(args->ops, args->num_ops, args->op_size,
+				     sizeof(*r->ops), &ret);
 	if (ret)
 		return ret;
-	m->operands = npa_copy_user_array(args->operands, args->num_operands,
-					  sizeof(*m->operands),
-					  sizeof(*m->operands), &ret);
+	r->operands = npa_copy_user_array(args->operands, args->num_operands,
+					  sizeof(*r->operands),
+					  sizeof(*r->operands), &ret);
 	if (ret)
 		return ret;
-	m->scratch = npa_copy_user_array(args->scratch, args->num_scratch,
-					 args->scratch_size, sizeof(*m->scratch),
+	r->scratch = npa_copy_user_array(args->scratch, args->num_scratch,
+					 args->scratch_size, sizeof(*r->scratch),
 					 &ret);
 	if (ret)
 		return ret;
 	if (args->flags & NPA_MODEL_SUPPLIED_PLAN) {
-		m->supplied_tensors =
+		r->plan_tensors =
 			npa_copy_user_array(args->plan_tensors,
 					    args->num_tensors, args->plan_size,
-					    sizeof(*m->supplied_tensors), &ret);
+					    sizeof(*r->plan_tensors), &ret);
 		if (ret)
 			return ret;
-		m->supplied_scratch =
+		r->plan_scratch =
 			npa_copy_user_array(args->plan_scratch,
 					    args->num_scratch, args->plan_size,
-					    sizeof(*m->supplied_scratch), &ret);
+					    sizeof(*r->plan_scratch), &ret);
 		if (ret)
 			return ret;
 	}
 
-	m->graph = (struct npa_graph){
-		.tensors = m->tensors, .ops = m->ops,
-		.operands = m->operands, .scratch = m->scratch,
+	r->graph = (struct npa_graph){
+		.tensors = r->tensors, .ops = r->ops,
+		.operands = r->operands, .scratch = r->scratch,
 		.num_tensors = args->num_tensors, .num_ops = args->num_ops,
 		.num_operands = args->num_operands,
 		.num_scratch = args->num_scratch,
 	};
+	return 0;
+}
+
+/* The uAPI's placement flags are the internal ones. */
+static void npa_model_same_flags(void)
+{
+	BUILD_BUG_ON(NPA_IR_ARENA != NPA_PLACEMENT_ARENA);
+	BUILD_BUG_ON(NPA_IR_SCRATCH != NPA_PLACEMENT_SCRATCH);
+	BUILD_BUG_ON(NPA_IR_FAST != NPA_PLACEMENT_FAST);
+}
+
+static struct npa_ir_place npa_place_from_user(const struct npa_placement *p)
+{
+	return (struct npa_ir_place){
+		.offset = p->offset, .size = p->size, .lo = p->lo, .hi = p->hi,
+		.buffer = p->buffer, .flags = p->flags,
+	};
+}
+
+static struct npa_placement npa_place_to_user(const struct npa_ir_place *p)
+{
+	return (struct npa_placement){
+		.offset = p->offset, .size = p->size, .lo = p->lo, .hi = p->hi,
+		.buffer = p->buffer, .flags = p->flags,
+	};
+}
+
+/* Verify and take userspace's plan of the request. */
+static int npa_model_plan_supplied(struct npa_model *model,
+				   const struct npa_model_req *r,
+				   struct npa_error *rep)
+{
+	const struct npa_ir *ir = &model->ir;
+	struct npa_ir_place *pt, *ps;
+	u32 i;
+	int ret = -ENOMEM;
+
+	npa_model_same_flags();
+	pt = kvmalloc_array(ir->num_tensors, sizeof(*pt), GFP_KERNEL_ACCOUNT);
+	ps = kvmalloc_array(max(ir->num_scratch, 1U), sizeof(*ps),
+			    GFP_KERNEL_ACCOUNT);
+	if (!pt || !ps)
+		goto out;
+	for (i = 0; i < ir->num_tensors; i++)
+		pt[i] = npa_place_from_user(&r->plan_tensors[i]);
+	for (i = 0; i < ir->num_scratch; i++)
+		ps[i] = npa_place_from_user(&r->plan_scratch[i]);
+	ret = npa_graph_plan_supplied(ir, &npa_graph_default_limits, pt, ps,
+				      &model->plan, rep);
+out:
+	kvfree(pt);
+	kvfree(ps);
+	return ret;
+}
+
+/*
+ * Copy @count placements out to a user array of @usize-byte elements, in
+ * chunks so that a large model needs no large buffer.
+ */
+static int npa_model_copy_places(u64 uptr, u32 usize,
+				 const struct npa_ir_place *src, u32 count)
+{
+	struct npa_placement buf[16];
+	u32 i, k, n;
+	int ret;
+
+	if (!uptr)
+		return 0;
+	for (i = 0; i < count; i += n) {
+		n = min_t(u32, count - i, ARRAY_SIZE(buf));
+		for (k = 0; k < n; k++)
+			buf[k] = npa_place_to_user(&src[i + k]);
+		ret = npa_copy_array_to_user(uptr + (u64)i * usize, usize, buf,
+					     sizeof(*buf), n);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -354,9 +460,10 @@ static void npa_model_unreserve(struct npa_file *nfile,
 /**
  * npa_model_create() - validate and plan a graph; reserve a handle for it
  * @nfile: the owning file.
- * @model: a model whose @graph is set; the caller still owns it, and
- *	publishes it with npa_model_publish() or, if it cannot, gives the
- *	handle back with npa_model_unreserve().
+ * @model: a zeroed model; the caller still owns it, and publishes it
+ *	with npa_model_publish() or, if it cannot, gives the handle back
+ *	with npa_model_unreserve().
+ * @r: the request; the model keeps only the internal form built of it.
  * @flags: NPA_MODEL_* bits.
  * @budget: planner work budget, 0 for the default.
  * @rep: out: on a refusal, what the graph got wrong.
@@ -367,17 +474,19 @@ static void npa_model_unreserve(struct npa_file *nfile,
  * until the model is published.  On an error nothing stays reserved.
  *
  * Context: Process context; sleeps.  Takes @nfile->lock.
- * Return: 0, a validation errno (see npa_graph_validate()), -ENOSPC when
+ * Return: 0, a validation errno (see npa_graph_build()), -ENOSPC when
  * the file holds NPA_MAX_MODELS_PER_FILE models or a private arena does
  * not fit in the carveout, or -ENOMEM.
  */
-int npa_model_create(struct npa_file *nfile, struct npa_model *model,
-		     u32 flags, u64 budget, struct npa_error *rep)
+static int npa_model_create(struct npa_file *nfile, struct npa_model *model,
+			    const struct npa_model_req *r, u32 flags,
+			    u64 budget, struct npa_error *rep)
 {
 	struct device *dev = nfile->ndev->misc.this_device;
 	int ret;
 
-	ret = npa_graph_validate(&model->graph, &npa_graph_default_limits, rep);
+	ret = npa_graph_build(&r->graph, &npa_graph_default_limits,
+			      &model->ir, rep);
 	if (ret)
 		return ret;
 	/* A NULL entry reserves the index; xa_load() reads it as empty. */
@@ -389,23 +498,16 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 		return ret == -EBUSY ? -ENOSPC : ret;
 
 	if (flags & NPA_MODEL_SUPPLIED_PLAN)
-		ret = npa_graph_plan_supplied(&model->graph,
-					      &npa_graph_default_limits,
-					      model->supplied_tensors,
-					      model->supplied_scratch,
-					      &model->plan, rep);
+		ret = npa_model_plan_supplied(model, r, rep);
 	else
-		ret = npa_graph_plan(&model->graph, &npa_graph_default_limits,
+		ret = npa_layout_plan(&model->ir,
+				      npa_graph_default_limits.fast_window,
+				      npa_graph_default_limits.scratch_growth_pct,
 				     budget, &model->plan);
 	if (ret) {
 		dev_dbg(dev, "model create: planning failed (%d)\n", ret);
 		goto err_unreserve;
 	}
-	/* Now in @model->plan. */
-	kvfree(model->supplied_tensors);
-	kvfree(model->supplied_scratch);
-	model->supplied_tensors = NULL;
-	model->supplied_scratch = NULL;
 	model->flags = flags;
 	model->ndev = nfile->ndev;
 	kref_init(&model->ref);
@@ -439,7 +541,7 @@ int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	 */
 	model->shares_arena = !model->arena && model->plan.arena_bytes &&
 		model->plan.arena_bytes <= model->ndev->carveout.size &&
-		npa_graph_runnable(&model->graph);
+		model->ir.runnable;
 	return 0;
 
 err_unreserve:
@@ -480,7 +582,7 @@ static void npa_model_publish(struct npa_file *nfile, struct npa_model *model)
 void npa_model_report(const struct npa_model *model,
 		      struct npa_model_create *args)
 {
-	const struct npa_graph_plan *p = &model->plan;
+	const struct npa_layout *p = &model->plan;
 
 	args->handle = model->handle;
 	if (p->supplied)
@@ -507,6 +609,7 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 {
 	struct device *dev = nfile->ndev->misc.this_device;
 	struct npa_model_create *args = data;
+	struct npa_model_req req = { };
 	struct npa_error rep;
 	struct npa_model *model;
 	int ret;
@@ -525,10 +628,11 @@ int npa_ioctl_model_create(struct npa_file *nfile, void *data,
 	model = kzalloc(sizeof(*model), GFP_KERNEL_ACCOUNT);
 	if (!model)
 		return -ENOMEM;
-	ret = npa_model_copy_in(model, args);
-	if (ret)
-		goto err_free;
-	ret = npa_model_create(nfile, model, args->flags, args->budget, &rep);
+	ret = npa_model_copy_in(&req, args);
+	if (!ret)
+		ret = npa_model_create(nfile, model, &req, args->flags,
+				       args->budget, &rep);
+	npa_model_req_free(&req);
 	if (ret)
 		goto err_free;
 
@@ -573,20 +677,16 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 	model = npa_model_lookup(nfile, args->handle);
 	if (!model)
 		return -ENOENT;
-	ret = npa_copy_array_to_user(args->tensors, args->placement_size,
-				     model->plan.tensors,
-				     sizeof(*model->plan.tensors),
-				     min(args->num_tensors,
-					 model->graph.num_tensors));
+	ret = npa_model_copy_places(args->tensors, args->placement_size,
+				    model->plan.tensors,
+				    min(args->num_tensors, model->ir.num_tensors));
 	if (!ret)
-		ret = npa_copy_array_to_user(args->scratch,
-					     args->placement_size,
-					     model->plan.scratch,
-					     sizeof(*model->plan.scratch),
-					     min(args->num_scratch,
-						 model->graph.num_scratch));
-	args->num_tensors = model->graph.num_tensors;
-	args->num_scratch = model->graph.num_scratch;
+		ret = npa_model_copy_places(args->scratch, args->placement_size,
+					    model->plan.scratch,
+					    min(args->num_scratch,
+						model->ir.num_scratch));
+	args->num_tensors = model->ir.num_tensors;
+	args->num_scratch = model->ir.num_scratch;
 	npa_model_put(model);
 	return ret;
 }
@@ -644,19 +744,19 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
 
 	mutex_lock(&ndev->lock);
 	list_for_each_entry(model, &ndev->models, dev_node) {
-		const struct npa_graph_plan *p = &model->plan;
+		const struct npa_layout *p = &model->plan;
 
 		seq_printf(m, "model %u: %u tensors %u ops arena %llu tensors %llu lower bound %llu naive %llu scratch %llu growth %llu (naive %llu) planner %s%s\n",
-			   model->handle, model->graph.num_tensors,
-			   model->graph.num_ops, p->arena_bytes, p->tensor_bytes,
+			   model->handle, model->ir.num_tensors,
+			   model->ir.num_ops, p->arena_bytes, p->tensor_bytes,
 			   p->lower_bound, p->naive_bytes, p->scratch_requested,
 			   p->scratch_growth, p->scratch_growth_naive,
 			   npa_plan_algo_name(p->algorithm),
 			   model->arena ? " private" : "");
-		for (t = 0; t < model->graph.num_tensors; t++) {
-			const struct npa_placement *pl = &p->tensors[t];
+		for (t = 0; t < model->ir.num_tensors; t++) {
+			const struct npa_ir_place *pl = &p->tensors[t];
 
-			if (pl->flags & NPA_PLACEMENT_ARENA)
+			if (pl->flags & NPA_IR_ARENA)
 				seq_printf(m, "  t%u %#llx+%llu [%u,%u) buf %u\n", t,
 					   pl->offset, pl->size, pl->lo, pl->hi,
 					   pl->buffer);

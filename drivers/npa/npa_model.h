@@ -31,15 +31,9 @@ struct seq_file;
  * struct npa_model - a validated, planned graph
  * @handle: its id in the owning file's model table.
  * @flags: NPA_MODEL_* from creation.
- * @graph: the kernel's copy of the graph; the arrays below back it.
- * @tensors: tensor descriptors.
- * @ops: operators.
- * @operands: operand ids.
- * @scratch: scratch requests.
+ * @ir: the internal model validation built of userspace's graph: all
+ *	that is kept of it.
  * @plan: placements and the plan report.
- * @supplied_tensors: with NPA_MODEL_SUPPLIED_PLAN, userspace's tensor
- *	placements, until the model is created.
- * @supplied_scratch: likewise, its scratch placements.
  * @ref: held by the file's model table and by every job that runs it.
  * @ndev: the device.
  * @dev_node: in &npa_device.models.
@@ -61,18 +55,10 @@ struct npa_model {
 	bool shares_arena;
 	u32 handle;
 	u32 flags;
-	struct npa_graph graph;
-	struct npa_tensor_desc *tensors;
-	struct npa_op_desc *ops;
-	u32 *operands;
-	struct npa_scratch_desc *scratch;
-	struct npa_graph_plan plan;
-	struct npa_placement *supplied_tensors;
-	struct npa_placement *supplied_scratch;
+	struct npa_ir ir;
+	struct npa_layout plan;
 };
 
-int npa_model_create(struct npa_file *nfile, struct npa_model *model,
-		     u32 flags, u64 budget, struct npa_error *rep);
 void npa_model_free(struct npa_model *model);
 void npa_model_put(struct npa_model *model);
 struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle);

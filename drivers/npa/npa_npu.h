@@ -6,13 +6,30 @@
 #define __NPA_NPU_H__
 
 #include <linux/atomic.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct npa_ir_op;
+struct npa_ir_tensor;
 struct npa_npu;
 struct npa_npu_job;
-struct npa_op_desc;
-struct npa_tensor_desc;
+
+/*
+ * How a job ended, &npa_npu_job.status: the values of the uAPI's enum
+ * npa_job_status, which the job layer reports (it asserts they agree).
+ */
+enum npa_npu_status {
+	NPA_NPU_QUEUED,
+	NPA_NPU_RUNNING,
+	NPA_NPU_DONE,		/* every command ran */
+	NPA_NPU_FAULT,		/* an operand outside the job's ranges */
+	NPA_NPU_TIMEOUT,	/* the watchdog fired */
+	NPA_NPU_ABORTED,	/* cancelled, reset, could not run */
+};
+
+/* &npa_npu_job.fault_cmd when no command is to blame. */
+#define NPA_NPU_CMD_NONE	U32_MAX
 
 /*
  * The NPU's device address space, as the job layer lays it out.  Nothing
@@ -54,7 +71,7 @@ struct npa_npu_range {
 struct npa_npu_operand {
 	u64 va;
 	u64 size;
-	const struct npa_tensor_desc *desc;
+	const struct npa_ir_tensor *desc;
 };
 
 /**
@@ -67,7 +84,7 @@ struct npa_npu_operand {
  * @num_scratch: scratch buffers.
  */
 struct npa_npu_cmd {
-	const struct npa_op_desc *op;
+	const struct npa_ir_op *op;
 	u32 first;
 	u32 num_in;
 	u32 num_out;
@@ -79,7 +96,7 @@ struct npa_npu_cmd {
  * @prepare: right before the job runs, on the backend's queue: the owner
  *	makes the job's memory ready (an activation arena, CPU access to
  *	its buffers) and fills in the addresses that depend on it.  Returns
- *	0, or a negative errno: the job then ends %NPA_JOB_ABORTED without
+ *	0, or a negative errno: the job then ends %NPA_NPU_ABORTED without
  *	running.
  * @done: the job ended; &npa_npu_job.status and the fault fields are
  *	set.  Called once for every queued job, in process context, with no
@@ -104,9 +121,9 @@ struct npa_npu_job_ops {
  * @num_ranges: entries in @ranges.
  * @timeout_ns: the watchdog's limit.
  * @prepared: @ops->prepare() was called.
- * @status: out: enum npa_job_status it ended with.
+ * @status: out: enum npa_npu_status it ended with.
  * @fault_cmd: out: the command that faulted or refused its operands, else
- *	%NPA_JOB_OP_NONE.
+ *	%NPA_NPU_CMD_NONE.
  * @fault_addr: out: the device address that faulted.
  * @start_ns: out: CLOCK_MONOTONIC time the backend started it, 0 if not.
  * @cancel: the owner asks the backend to end the job (npa_npu_cancel()).
@@ -135,7 +152,7 @@ struct npa_npu_job {
  *	each with @job->ops->done().
  * @cancel: end every queued job whose &npa_npu_job.cancel is set at once,
  *	and stop the running one if it is set, within milliseconds.
- * @reset: reset the NPU: the running job ends %NPA_JOB_ABORTED.
+ * @reset: reset the NPU: the running job ends %NPA_NPU_ABORTED.
  * @fini: wait until no job is left, and free the backend.
  *
  * The simulated NPU (npa_sim.c) is one; a real NPU's driver would be
@@ -151,7 +168,7 @@ struct npa_npu_ops {
 /**
  * struct npa_npu - an NPU, as the job layer sees it
  * @ops: its backend.
- * @jobs_done: jobs that ended %NPA_JOB_DONE.
+ * @jobs_done: jobs that ended %NPA_NPU_DONE.
  * @jobs_failed: jobs that ended otherwise.
  * @resets: resets (watchdog or debugfs).
  */

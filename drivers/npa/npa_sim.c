@@ -14,7 +14,7 @@
  * of models, files, buffers or the carveout.  Every operand of every
  * command is translated through the job's ranges, a binary search, so a
  * job binding thousands of buffers costs log of that per operand; an
- * operand outside them faults the job (%NPA_JOB_FAULT, with the address
+ * operand outside them faults the job (%NPA_NPU_FAULT, with the address
  * and the command) before anything is touched.
  *
  * Right before a job runs, the NPU calls its owner's prepare callback,
@@ -27,10 +27,10 @@
  *
  * A watchdog (delayed work) armed with the job's timeout stops a job that
  * runs too long, or wakes an injected hang; the job ends with
- * %NPA_JOB_TIMEOUT and a reset is counted.  A job that had finished its
- * last operator when the watchdog fired ends %NPA_JOB_DONE, and no reset
+ * %NPA_NPU_TIMEOUT and a reset is counted.  A job that had finished its
+ * last operator when the watchdog fired ends %NPA_NPU_DONE, and no reset
  * is counted: the count follows the status.  A reset (debugfs ``reset``)
- * ends the running job with %NPA_JOB_ABORTED.  Queued jobs are not affected by
+ * ends the running job with %NPA_NPU_ABORTED.  Queued jobs are not affected by
  * either.  The operator kernels look at the abort request every
  * %NPA_EXEC_STOP_WORK multiply-adds or so, so a job stops within
  * milliseconds, even inside one huge operator.
@@ -51,7 +51,6 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
-#include <linux/npa.h>
 
 #include "npa_exec.h"
 #include "npa_sim.h"
@@ -102,7 +101,7 @@ static u32 npa_sim_abort_reason(struct npa_sim *sim, struct npa_npu_job *job)
 	abort = sim->abort;
 	spin_unlock(&sim->lock);
 	if (!abort && READ_ONCE(job->cancel))
-		abort = NPA_JOB_ABORTED;
+		abort = NPA_NPU_ABORTED;
 	return abort;
 }
 
@@ -178,19 +177,19 @@ static u32 npa_sim_exec(struct npa_sim_run *r)
 		if (abort)
 			return abort;
 		if (npa_sim_operands(r, i))
-			return NPA_JOB_FAULT;
+			return NPA_NPU_FAULT;
 		ret = npa_exec_run(cmd->op, in, cmd->num_in, out, cmd->num_out,
 				   sc, cmd->num_scratch, &stop);
 		if (ret == -ECANCELED)
 			return npa_sim_abort_reason(r->sim, job) ?:
-				NPA_JOB_ABORTED;
+				NPA_NPU_ABORTED;
 		if (ret) {
 			job->fault_cmd = i;
-			return NPA_JOB_ABORTED;
+			return NPA_NPU_ABORTED;
 		}
 		cond_resched();
 	}
-	return NPA_JOB_DONE;
+	return NPA_NPU_DONE;
 }
 
 /* Inject what debugfs asked for; true if the job is to hang. */
@@ -225,7 +224,7 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 
 	job->prepared = true;
 	if (job->ops->prepare(job))
-		return NPA_JOB_ABORTED;
+		return NPA_NPU_ABORTED;
 	sort(job->ranges, job->num_ranges, sizeof(*job->ranges),
 	     npa_sim_range_cmp, NULL);
 	for (i = 0; i < job->num_cmds; i++)
@@ -233,7 +232,7 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 			   job->cmds[i].num_scratch);
 	r.ops = kvcalloc(max(most, 1U), sizeof(*r.ops), GFP_KERNEL);
 	if (!r.ops)
-		return NPA_JOB_ABORTED;
+		return NPA_NPU_ABORTED;
 
 	if (npa_sim_inject(sim, &r)) {
 		/*
@@ -251,7 +250,7 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 	 * before it ends.  The job is DONE, and no reset happened.
 	 */
 	if (IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS) && r.late_end &&
-	    status == NPA_JOB_DONE)
+	    status == NPA_NPU_DONE)
 		wait_event_idle(sim->hang_wq, npa_sim_abort_reason(sim, job));
 	kvfree(r.ops);
 	return status;
@@ -262,7 +261,7 @@ static void npa_sim_end(struct npa_sim *sim, struct npa_npu_job *job,
 			u32 status)
 {
 	job->status = status;
-	if (status == NPA_JOB_DONE)
+	if (status == NPA_NPU_DONE)
 		atomic64_inc(&sim->npu.jobs_done);
 	else
 		atomic64_inc(&sim->npu.jobs_failed);
@@ -304,7 +303,7 @@ static void npa_sim_work(struct work_struct *work)
 		 * reset is how the job ended.  One that had done its last
 		 * operator when the watchdog fired ends DONE, without a reset.
 		 */
-		if (status == NPA_JOB_TIMEOUT)
+		if (status == NPA_NPU_TIMEOUT)
 			atomic64_inc(&sim->npu.resets);
 		npa_sim_end(sim, job, status);
 	}
@@ -317,7 +316,7 @@ static void npa_sim_watchdog(struct work_struct *work)
 
 	spin_lock(&sim->lock);
 	if (sim->running && !sim->abort)
-		sim->abort = NPA_JOB_TIMEOUT;
+		sim->abort = NPA_NPU_TIMEOUT;
 	spin_unlock(&sim->lock);
 	wake_up_all(&sim->hang_wq);
 }
@@ -328,7 +327,7 @@ static void npa_sim_reset(struct npa_npu *npu)
 
 	spin_lock(&sim->lock);
 	if (sim->running && !sim->abort)
-		sim->abort = NPA_JOB_ABORTED;
+		sim->abort = NPA_NPU_ABORTED;
 	atomic64_inc(&sim->npu.resets);
 	spin_unlock(&sim->lock);
 	wake_up_all(&sim->hang_wq);
@@ -365,7 +364,7 @@ static void npa_sim_cancel(struct npa_npu *npu)
 
 	list_for_each_entry_safe(job, tmp, &cancelled, node) {
 		list_del_init(&job->node);
-		npa_sim_end(sim, job, NPA_JOB_ABORTED);
+		npa_sim_end(sim, job, NPA_NPU_ABORTED);
 	}
 }
 

@@ -26,7 +26,7 @@
  * @lock: see below.
  * @queue: jobs waiting to run (&npa_npu_job.node).
  * @running: the job on the NPU, or NULL.
- * @abort: why the running job must stop (enum npa_job_status), or 0.
+ * @abort: why the running job must stop (enum npa_npu_status), or 0.
  * @hang_wq: where an injected hang waits for the watchdog or a reset.
  * @inject_fault: debugfs: fault this many next jobs at %NPA_VA_FAULT.
  * @inject_hang: debugfs: hang this many next jobs.

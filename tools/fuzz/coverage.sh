@@ -16,7 +16,7 @@ targets=("$@")
 # NPA_SRC: another copy of drivers/npa, e.g. a git checkout of what was fuzzed.
 pure=${NPA_SRC:-$top/drivers/npa}
 declare -A srcs=(
-	[graph]="$pure/npa_graph.c $pure/npa_plan.c $pure/npa_guillotine.c
+	[graph]="$pure/npa_graph.c $pure/npa_layout.c $pure/npa_cost.c $pure/npa_plan.c $pure/npa_guillotine.c
 		 $pure/npa_scratch.c $pure/npa_exec.c"
 	[plan]="$pure/npa_plan.c $pure/npa_guillotine.c"
 	[exec]="$pure/npa_exec.c"

@@ -34,7 +34,7 @@ static inline const char *
 fz_check_scratch(const struct npa_scratch_desc *s, u32 n,
 		 const struct npa_op_desc *ops, const u32 *owner,
 		 const struct npa_graph_limits *lim,
-		 const struct npa_placement *q, u64 arena, u64 *requested)
+		 const struct npa_ir_place *q, u64 arena, u64 *requested)
 {
 	u32 j;
 
@@ -45,8 +45,8 @@ fz_check_scratch(const struct npa_scratch_desc *s, u32 n,
 
 		if (!a)
 			a = 1;
-		if ((q->flags & ~NPA_PLACEMENT_FAST) !=
-		    (NPA_PLACEMENT_ARENA | NPA_PLACEMENT_SCRATCH))
+		if ((q->flags & ~NPA_IR_FAST) !=
+		    (NPA_IR_ARENA | NPA_IR_SCRATCH))
 			return fz_check_msg("scratch %u flags %#x", j, q->flags);
 		if (q->lo != owner[j] || q->hi != owner[j] + 1)
 			return fz_check_msg("scratch %u of op %u live [%u,%u)",
@@ -67,7 +67,7 @@ fz_check_scratch(const struct npa_scratch_desc *s, u32 n,
 					    j, (unsigned long long)q->offset,
 					    (unsigned long long)q->size,
 					    (unsigned long long)arena);
-		if ((q->flags & NPA_PLACEMENT_FAST) && end > lim->fast_window)
+		if ((q->flags & NPA_IR_FAST) && end > lim->fast_window)
 			return fz_check_msg("scratch %u marked fast ends at %llu",
 					    j, (unsigned long long)end);
 		*requested += q->size;

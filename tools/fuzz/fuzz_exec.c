@@ -6,30 +6,30 @@
  * makes (in place, concat inputs inside the output, split outputs inside
  * the input, reshape views) checked against separate buffers.
  *
- * Input: [0] kind  [1] flags: bit 0 NPA_OP_INPLACE, bit 1 share memory
+ * Input: [0] kind  [1] flags: bit 0 NPA_IR_INPLACE, bit 1 share memory
  * [2] inputs (1-4)  [3] outputs (1-4)  [4..11] params (s8)
  * [12..13] scratch[0] bytes (below 4096; 0: none), then 6 bytes per
  * operand: dtype, 4 dims (0-8), size mode; then the data.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
-#include <linux/npa.h>
+#include "npa_ir.h"
 
 #include "npa_exec.h"
 #include "fuzz.h"
 
 #define FZ_MAX_OPERANDS	4
 
-static u64 fz_bytes_of(const struct npa_tensor_desc *t)
+static u64 fz_bytes_of(const struct npa_ir_tensor *t)
 {
-	static const u8 elem[NPA_DTYPE_COUNT] = { 0, 1, 1, 2, 4 };
+	static const u8 elem[NPA_IR_DTYPE_COUNT] = { 0, 1, 1, 2, 4 };
 	u64 b;
 	int i;
 
-	if (t->size || !t->dtype || t->dtype >= NPA_DTYPE_COUNT)
+	if (t->size || !t->dtype || t->dtype >= NPA_IR_DTYPE_COUNT)
 		return t->size;
 	b = elem[t->dtype];
-	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++)
+	for (i = 0; i < NPA_IR_MAX_DIMS && t->dims[i]; i++)
 		b *= t->dims[i];
 	return b;
 }
@@ -59,10 +59,10 @@ static void fz_free_set(struct fz_set *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct npa_tensor_desc t[2 * FZ_MAX_OPERANDS];
-	const struct npa_tensor_desc *din[FZ_MAX_OPERANDS], *dout[FZ_MAX_OPERANDS];
+	static struct npa_ir_tensor t[2 * FZ_MAX_OPERANDS];
+	const struct npa_ir_tensor *din[FZ_MAX_OPERANDS], *dout[FZ_MAX_OPERANDS];
 	struct fz f = { .p = data, .n = size };
-	struct npa_op_desc op = { };
+	struct npa_ir_op op = { };
 	struct fz_set a = { }, b = { };
 	u8 kind = fz_u8(&f), flags = fz_u8(&f);
 	u32 nin = fz_u8(&f) % FZ_MAX_OPERANDS + 1;
@@ -71,19 +71,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u64 full, pixel, n, off;
 	int check, ret;
 
-	op.kind = kind % (NPA_OP_KIND_COUNT + 1);
-	op.flags = flags & NPA_OP_INPLACE;
-	op.num_inputs = nin;
-	op.num_outputs = nout;
-	for (i = 0; i < NPA_OP_MAX_PARAMS; i++)
+	op.kind = kind % (NPA_IR_KIND_COUNT + 1);
+	op.flags = flags & NPA_IR_INPLACE;
+	op.num_in = nin;
+	op.num_out = nout;
+	for (i = 0; i < NPA_IR_MAX_PARAMS; i++)
 		op.params[i] = (s8)fz_u8(&f);
 	nscr = fz_u16(&f) % 4096;
 	for (i = 0; i < nin + nout; i++) {
 		u8 dtype = fz_u8(&f), mode;
 
 		memset(&t[i], 0, sizeof(t[i]));
-		t[i].dtype = dtype % (NPA_DTYPE_COUNT + 1);
-		for (k = 0; k < NPA_MAX_DIMS; k++)
+		t[i].dtype = dtype % (NPA_IR_DTYPE_COUNT + 1);
+		for (k = 0; k < NPA_IR_MAX_DIMS; k++)
 			t[i].dims[k] = fz_u8(&f) % 9;
 		mode = fz_u8(&f);
 		if (mode & 0x80)
@@ -122,21 +122,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The same op on memory shared as the planner shares it. */
 	b = a;
 	memset(b.mem, 0, sizeof(b.mem));
-	if (op.kind == NPA_OP_CONCAT) {
+	if (op.kind == NPA_IR_CONCAT) {
 		b.mem[0] = fz_alloc(a.out[0].size);
 		b.out[0].ptr = b.mem[0];
 		for (i = 0, off = 0; i < nin; off += a.in[i].size, i++) {
 			b.in[i].ptr = (u8 *)b.mem[0] + off;
 			memcpy(b.in[i].ptr, a.in[i].ptr, a.in[i].size);
 		}
-	} else if (op.kind == NPA_OP_SPLIT) {
+	} else if (op.kind == NPA_IR_SPLIT) {
 		b.mem[0] = fz_alloc(a.in[0].size);
 		memcpy(b.mem[0], a.in[0].ptr, a.in[0].size);
 		b.in[0].ptr = b.mem[0];
 		for (i = 0, off = 0; i < nout; off += a.out[i].size, i++)
 			b.out[i].ptr = (u8 *)b.mem[0] + off;
-	} else if (((op.flags & NPA_OP_INPLACE) || op.kind == NPA_OP_RESHAPE ||
-		    op.kind == NPA_OP_COPY) && a.in[0].size == a.out[0].size) {
+	} else if (((op.flags & NPA_IR_INPLACE) || op.kind == NPA_IR_RESHAPE ||
+		    op.kind == NPA_IR_COPY) && a.in[0].size == a.out[0].size) {
 		/* The output over a fresh copy of the first input. */
 		for (i = 0; i < nin; i++) {
 			b.mem[i] = fz_alloc(a.in[i].size);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npa fuzz target "graph": npa_graph_validate() and npa_graph_plan() on
+ * npa fuzz target "graph": npa_graph_validate() and npa_layout_plan() on
  * graphs decoded from the input, with the plan checked independently.
  *
  * Input (see README): an 8-byte header
@@ -220,13 +220,13 @@ static bool fz_in_arena(const struct npa_graph *g, u32 t)
 
 /* An arena write of op @i: [off, off + n); nothing live past @i may be hit. */
 static void fz_check_write(const struct npa_graph *g,
-			   const struct npa_graph_plan *p, u32 i, u32 dst,
+			   const struct npa_layout *p, u32 i, u32 dst,
 			   u64 off, u64 n)
 {
 	u32 y;
 
 	for (y = 0; y < g->num_tensors; y++) {
-		const struct npa_placement *q = &p->tensors[y];
+		const struct npa_ir_place *q = &p->tensors[y];
 
 		if (y == dst || !fz_in_arena(g, y))
 			continue;
@@ -244,9 +244,9 @@ static void fz_check_write(const struct npa_graph *g,
 
 /* What each op writes, as the executor moves data only where it differs. */
 static void fz_check_writes(const struct npa_graph *g,
-			    const struct npa_graph_plan *p)
+			    const struct npa_layout *p)
 {
-	const struct npa_placement *pt = p->tensors;
+	const struct npa_ir_place *pt = p->tensors;
 	u32 i, k;
 
 	for (i = 0; i < g->num_ops; i++) {
@@ -303,7 +303,7 @@ static void fz_check_writes(const struct npa_graph *g,
 
 static void fz_check_plan(const struct npa_graph *g,
 			  const struct npa_graph_limits *lim,
-			  const struct npa_graph_plan *p)
+			  const struct npa_layout *p)
 {
 	static struct fz_region r[FZ_MAX_TENSORS + FZ_MAX_SCRATCH];
 	u64 align[FZ_MAX_TENSORS], naive = 0, requested = 0, sum;
@@ -352,7 +352,7 @@ static void fz_check_plan(const struct npa_graph *g,
 		  (unsigned long long)p->lower_bound);
 
 	for (i = 0; i < g->num_tensors; i++) {
-		const struct npa_placement *q = &p->tensors[i];
+		const struct npa_ir_place *q = &p->tensors[i];
 		u64 bytes = npa_tensor_bytes(&g->tensors[i]), end;
 
 		if (lo[i] == NONE)
@@ -366,12 +366,12 @@ static void fz_check_plan(const struct npa_graph *g,
 		fz_assert(q->lo < q->hi, "tensor %u lifetime [%u,%u)", i, q->lo, q->hi);
 		if (!fz_in_arena(g, i)) {
 			fz_assert(q->offset == UINT64_MAX && q->buffer == NONE &&
-				  !(q->flags & NPA_PLACEMENT_ARENA),
+				  !(q->flags & NPA_IR_ARENA),
 				  "own-place tensor %u placed in the arena", i);
 			continue;
 		}
 		naive += q->size;
-		fz_assert(q->flags == NPA_PLACEMENT_ARENA, "tensor %u flags %#x", i, q->flags);
+		fz_assert(q->flags == NPA_IR_ARENA, "tensor %u flags %#x", i, q->flags);
 		fz_assert(q->lo <= lo[i] && q->hi >= hi[i],
 			  "tensor %u live [%u,%u) placed for [%u,%u)", i, lo[i],
 			  hi[i], q->lo, q->hi);
@@ -399,7 +399,7 @@ static void fz_check_plan(const struct npa_graph *g,
 			       p->scratch, p->arena_bytes, &requested);
 	fz_assert(!msg, "%s", msg);
 	for (j = 0; j < g->num_scratch; j++) {
-		const struct npa_placement *q = &p->scratch[j];
+		const struct npa_ir_place *q = &p->scratch[j];
 
 		r[nr++] = (struct fz_region){ q->offset, q->size, q->lo, q->hi,
 					      NONE, "scratch", j };
@@ -467,12 +467,13 @@ static void fz_dump(const struct npa_graph *g)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_graph d;
-	struct npa_graph_plan plan, again;
+	struct npa_layout plan, again;
 	struct npa_error err = { };
+	struct npa_ir ir;
 	int ret;
 
 	fz_decode(data, size, &d);
-	ret = npa_graph_validate(&d.g, &d.lim, &err);
+	ret = npa_graph_build(&d.g, &d.lim, &ir, &err);
 	fz_dump(&d.g);
 	fz_log("graph %u tensors %u ops: validate %d array %u[%u] field %u reason %u\n",
 	       d.g.num_tensors, d.g.num_ops, ret, err.array, err.index,
@@ -482,10 +483,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  "validate returned %d without a reason", ret);
 		return 0;
 	}
-	ret = npa_graph_plan(&d.g, &d.lim, d.budget, &plan);
+	ret = npa_layout_plan(&ir, d.lim.fast_window,
+			      d.lim.scratch_growth_pct, d.budget, &plan);
 	if (ret) {
 		/* Sizes are bounded by max_tensor_bytes: only -ENOMEM may fail. */
 		fz_assert(ret == -ENOMEM, "plan of a valid graph failed: %d", ret);
+		npa_ir_free(&ir);
 		return 0;
 	}
 	fz_log("plan: arena %llu tensors %llu lb %llu buffers %u algo %u\n",
@@ -495,15 +498,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       plan.algorithm);
 	fz_check_plan(&d.g, &d.lim, &plan);
 	if (d.twice) {
-		fz_assert(!npa_graph_plan(&d.g, &d.lim, d.budget, &again),
+		fz_assert(!npa_layout_plan(&ir, d.lim.fast_window,
+			      d.lim.scratch_growth_pct, d.budget, &again),
 			  "second plan failed");
 		fz_assert(again.arena_bytes == plan.arena_bytes &&
 			  again.tensor_bytes == plan.tensor_bytes &&
 			  !memcmp(again.tensors, plan.tensors,
 				  d.g.num_tensors * sizeof(*plan.tensors)),
 			  "plan is not deterministic");
-		npa_graph_plan_free(&again);
+		npa_layout_free(&again);
 	}
-	npa_graph_plan_free(&plan);
+	npa_layout_free(&plan);
+	npa_ir_free(&ir);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Property harness for npa_graph_validate() + npa_graph_plan().
+ * Property harness for npa_graph_validate() + npa_layout_plan().
  *
  * Generates structurally valid graphs (plus single-field mutations with an
  * expected errno) from a random stream and checks each plan independently:
@@ -705,9 +705,9 @@ static int ovl(u64 a, u64 an, u64 b, u64 bn)
 
 static u64 stat_inplace_alias, stat_pairs, stat_sim_ops, stat_growth_gt_naive;
 
-static void check_plan(struct G *g, const struct npa_graph_plan *p)
+static void check_plan(struct G *g, const struct npa_layout *p)
 {
-	const struct npa_placement *pt = p->tensors, *ps = p->scratch;
+	const struct npa_ir_place *pt = p->tensors, *ps = p->scratch;
 	u64 naive = 0, requested = 0;
 	u32 i, j, k;
 	static u32 reg_kind[MAXT + MAXS], reg_idx[MAXT + MAXS];
@@ -726,7 +726,7 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 	CHECK(p->num_buffers <= g->nt, "num_buffers");
 
 	for (i = 0; i < g->nt; i++) {
-		const struct npa_placement *q = &pt[i];
+		const struct npa_ir_place *q = &pt[i];
 		u64 b = tbytes(&g->t[i]), end;
 
 		CHECK(q->lo == lo_[i] && q->hi == hi_[i],
@@ -734,11 +734,11 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 		      lo_[i], hi_[i]);
 		if (!in_arena(g, i)) {
 			CHECK(q->offset == UINT64_MAX && q->buffer == NONE &&
-			      !(q->flags & NPA_PLACEMENT_ARENA),
+			      !(q->flags & NPA_IR_ARENA),
 			      "own-place tensor %u has arena placement", i);
 			continue;
 		}
-		CHECK(q->flags == NPA_PLACEMENT_ARENA, "tensor %u flags %#x", i, q->flags);
+		CHECK(q->flags == NPA_IR_ARENA, "tensor %u flags %#x", i, q->flags);
 		CHECK(q->size >= b && q->size - b < al_[i],
 		      "tensor %u size %llu for %llu bytes align %llu", i,
 		      (unsigned long long)q->size, (unsigned long long)b,
@@ -772,10 +772,10 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 
 	/* O(n^2): co-live placements in different buffers (or scratch) are disjoint. */
 	for (i = 0; i < nr; i++) {
-		const struct npa_placement *a = reg_kind[i] ? &ps[reg_idx[i]] : &pt[reg_idx[i]];
+		const struct npa_ir_place *a = reg_kind[i] ? &ps[reg_idx[i]] : &pt[reg_idx[i]];
 
 		for (j = i + 1; j < nr; j++) {
-			const struct npa_placement *b = reg_kind[j] ? &ps[reg_idx[j]] : &pt[reg_idx[j]];
+			const struct npa_ir_place *b = reg_kind[j] ? &ps[reg_idx[j]] : &pt[reg_idx[j]];
 
 			if (a->lo >= b->hi || b->lo >= a->hi)
 				continue;
@@ -950,7 +950,7 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 		}
 		/* scratch vs operands and each other */
 		for (k = 0; k < op->num_scratch; k++) {
-			const struct npa_placement *q = &ps[op->first_scratch + k];
+			const struct npa_ir_place *q = &ps[op->first_scratch + k];
 			u32 m;
 
 			for (m = 0; m < op->num_inputs + op->num_outputs; m++) {
@@ -963,7 +963,7 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 					     i, op->first_scratch + k, t);
 			}
 			for (m = k + 1; m < op->num_scratch; m++) {
-				const struct npa_placement *r = &ps[op->first_scratch + m];
+				const struct npa_ir_place *r = &ps[op->first_scratch + m];
 
 				CHECK(!ovl(q->offset, q->size, r->offset, r->size),
 				      "op %u scratch %u and %u overlap", i,
@@ -972,7 +972,7 @@ static void check_plan(struct G *g, const struct npa_graph_plan *p)
 		}
 		/* 3. apply: scratch, then outputs */
 		for (k = 0; k < op->num_scratch; k++) {
-			const struct npa_placement *q = &ps[op->first_scratch + k];
+			const struct npa_ir_place *q = &ps[op->first_scratch + k];
 
 			sh_write(q->offset, q->offset + q->size,
 				 0x5c000000ULL + op->first_scratch + k, (s64)q->offset);
@@ -1218,25 +1218,33 @@ static u64 stat_algo[NPA_PLAN_ALGO_COUNT];
 static void plan_and_check(struct G *g)
 {
 	struct npa_graph gr;
-	struct npa_graph_plan p1, p2;
+	struct npa_layout p1, p2;
+	struct npa_error err;
+	struct npa_ir ir;
 	int ret;
 
 	graph_of(g, &gr);
+	cur_phase = "build";
+	ret = npa_graph_build(&gr, &g->lim, &ir, &err);
+	CHECK(ret == 0, "npa_graph_build of a valid graph returned %d", ret);
 	cur_phase = "plan";
-	ret = npa_graph_plan(&gr, &g->lim, g->budget, &p1);
-	CHECK(ret == 0, "npa_graph_plan of a valid graph returned %d", ret);
+	ret = npa_layout_plan(&ir, g->lim.fast_window,
+			      g->lim.scratch_growth_pct, g->budget, &p1);
+	CHECK(ret == 0, "npa_layout_plan of a valid graph returned %d", ret);
 	stat_planned++;
 	stat_algo[p1.algorithm < NPA_PLAN_ALGO_COUNT ? p1.algorithm : 0]++;
 	cur_phase = "check";
 	check_plan(g, &p1);
 	cur_phase = "determinism";
-	ret = npa_graph_plan(&gr, &g->lim, g->budget, &p2);
+	ret = npa_layout_plan(&ir, g->lim.fast_window,
+			      g->lim.scratch_growth_pct, g->budget, &p2);
 	CHECK(ret == 0, "second plan returned %d", ret);
 	/* A plan that may have run into the time cap may differ. */
-	if (p1.plan_ns > NPA_GRAPH_PLAN_TIME_CAP_NS / 4 ||
-	    p2.plan_ns > NPA_GRAPH_PLAN_TIME_CAP_NS / 4) {
-		npa_graph_plan_free(&p2);
-		npa_graph_plan_free(&p1);
+	if (p1.plan_ns > NPA_LAYOUT_TIME_CAP_NS / 4 ||
+	    p2.plan_ns > NPA_LAYOUT_TIME_CAP_NS / 4) {
+		npa_layout_free(&p2);
+		npa_layout_free(&p1);
+		npa_ir_free(&ir);
 		return;
 	}
 	CHECK(p1.arena_bytes == p2.arena_bytes && p1.tensor_bytes == p2.tensor_bytes &&
@@ -1253,8 +1261,9 @@ static void plan_and_check(struct G *g)
 	      "tensor placements differ between two plans");
 	CHECK(!g->ns || !memcmp(p1.scratch, p2.scratch, g->ns * sizeof(*p1.scratch)),
 	      "scratch placements differ between two plans");
-	npa_graph_plan_free(&p2);
-	npa_graph_plan_free(&p1);
+	npa_layout_free(&p2);
+	npa_layout_free(&p1);
+	npa_ir_free(&ir);
 	CHECK(!p1.tensors && !p1.scratch, "plan_free left pointers");
 }
 

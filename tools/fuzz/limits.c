@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npa-limits: time npa_graph_validate() and npa_graph_plan() on the host
+ * npa-limits: time npa_graph_validate() and npa_layout_plan() on the host
  * for the largest graphs npa_graph_default_limits allow and for graphs
  * just over them; prints the reStructuredText table of
  * Documentation/hardening.rst.  make -C tools/fuzz limits
@@ -215,12 +215,13 @@ static void run(const char *name, struct gb *b, u64 budget)
 {
 	const struct npa_graph_limits *lim = &npa_graph_default_limits;
 	struct npa_error err = { };
-	struct npa_graph_plan plan;
+	struct npa_layout plan;
+	struct npa_ir ir;
 	u64 t0, t1, t2;
 	int ret;
 
 	t0 = now_ns();
-	ret = npa_graph_validate(&b->g, lim, &err);
+	ret = npa_graph_build(&b->g, lim, &ir, &err);
 	t1 = now_ns();
 	if (ret) {
 		printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %-28s %s\n", name,
@@ -231,10 +232,12 @@ static void run(const char *name, struct gb *b, u64 budget)
 			ret, err.array, err.index, err.field, err.reason);
 		return;
 	}
-	ret = npa_graph_plan(&b->g, lim, budget, &plan);
+	ret = npa_layout_plan(&ir, lim->fast_window, lim->scratch_growth_pct,
+			      budget, &plan);
 	t2 = now_ns();
 	if (ret) {
 		printf("%s: plan failed %d\n", name, ret);
+		npa_ir_free(&ir);
 		return;
 	}
 	printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %9.1f  %-17s %s\n", name,
@@ -247,7 +250,8 @@ static void run(const char *name, struct gb *b, u64 budget)
 		(unsigned long long)plan.arena_bytes,
 		(unsigned long long)plan.tensor_bytes,
 		(unsigned long long)plan.lower_bound, plan.num_buffers);
-	npa_graph_plan_free(&plan);
+	npa_layout_free(&plan);
+	npa_ir_free(&ir);
 }
 
 static void over(const char *name, u32 nt, u32 no, u32 nopd, u32 ns)

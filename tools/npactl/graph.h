@@ -187,7 +187,7 @@ int npactl_graph_write_json(FILE *fp, const struct npactl_graph *g,
 /* Draw @plan of @g, read from @input, as SVG into @path ('-': stdout). */
 int npactl_svg_write(const char *path, const char *input,
 		     const struct npactl_graph *g,
-		     const struct npa_graph_plan *plan,
+		     const struct npa_layout *plan,
 		     const struct npa_graph_limits *lim);
 
 /* Parse "N" or "WxH" into @o; false on junk. */

@@ -3,7 +3,7 @@
  * DOC: npactl plan and npactl graph on model graphs
  *
  * `npactl plan FILE.json|FILE.cfg` reads a graph, validates it with
- * npa_graph_validate() and plans it with npa_graph_plan() against the
+ * npa_graph_validate() and plans it with npa_layout_plan() against the
  * limits npa.ko reports, exactly as NPA_IOCTL_MODEL_CREATE would; then it
  * checks the plan with the planner's independent verifier and prints a
  * summary or JSON, and optionally writes the placements as CSV and draws
@@ -27,14 +27,14 @@
  * (spanning its members in space and time), one per scratch buffer.
  */
 static int plan_arena_bufs(const struct npactl_graph *g,
-			   const struct npa_graph_plan *plan,
+			   const struct npa_layout *plan,
 			   struct npa_plan_buf **out, u32 *n, u32 *ntensor)
 {
 	struct npa_plan_buf *b;
 	u32 i, nb = 0, m;
 
 	for (i = 0; i < g->num_tensors; i++)
-		if ((plan->tensors[i].flags & NPA_PLACEMENT_ARENA) &&
+		if ((plan->tensors[i].flags & NPA_IR_ARENA) &&
 		    plan->tensors[i].buffer != U32_MAX)
 			nb = max(nb, plan->tensors[i].buffer + 1);
 	b = calloc((size_t)nb + g->num_scratch + 1, sizeof(*b));
@@ -45,11 +45,11 @@ static int plan_arena_bufs(const struct npactl_graph *g,
 		b[i].lo = U32_MAX;
 	}
 	for (i = 0; i < g->num_tensors; i++) {
-		const struct npa_placement *p = &plan->tensors[i];
+		const struct npa_ir_place *p = &plan->tensors[i];
 		struct npa_plan_buf *x;
 		u64 end;
 
-		if (!(p->flags & NPA_PLACEMENT_ARENA) || p->buffer >= nb)
+		if (!(p->flags & NPA_IR_ARENA) || p->buffer >= nb)
 			continue;
 		x = &b[p->buffer];
 		end = max(x->offset == U64_MAX ? 0 : x->offset + x->size,
@@ -69,7 +69,7 @@ static int plan_arena_bufs(const struct npactl_graph *g,
 	m = nb;
 	*ntensor = nb;
 	for (i = 0; i < g->num_scratch; i++) {
-		const struct npa_placement *p = &plan->scratch[i];
+		const struct npa_ir_place *p = &plan->scratch[i];
 
 		if (!p->size)
 			continue;
@@ -98,7 +98,7 @@ static int cmp_range(const void *a, const void *b)
  * fragmentation and alignment, so a true lower bound).
  */
 static u64 scratch_growth_bound(const struct npactl_graph *g,
-				const struct npa_graph_plan *plan,
+				const struct npa_layout *plan,
 				const struct npa_plan_buf *bufs, u32 nb)
 {
 	u64 (*r)[2], bound = 0;
@@ -145,7 +145,7 @@ static u64 scratch_growth_bound(const struct npactl_graph *g,
 	return bound;
 }
 
-static u32 count_scratch(const struct npa_graph_plan *plan, u32 n, u32 flag)
+static u32 count_scratch(const struct npa_layout *plan, u32 n, u32 flag)
 {
 	u32 i, c = 0;
 
@@ -165,11 +165,11 @@ struct plan_cycles {
  * Every variable scratch request granted @max (its size) or else its
  * minimum, at the offset the plan gave it; fast if it still fits the window.
  */
-static u64 cycles_resized(const struct npa_graph *view,
-			  const struct npa_graph_plan *plan, u64 fast_window,
+static u64 cycles_resized(const struct npa_graph *view, const struct npa_ir *ir,
+			  const struct npa_layout *plan, u64 fast_window,
 			  bool max)
 {
-	struct npa_placement *sp;
+	struct npa_ir_place *sp;
 	u64 cycles;
 	u32 i;
 
@@ -183,19 +183,19 @@ static u64 cycles_resized(const struct npa_graph *view,
 		if (d->flags & NPA_SCRATCH_VARIABLE)
 			sp[i].size = max ? d->size : d->min_size;
 	}
-	cycles = npa_cost_graph(view, plan->tensors, sp, fast_window);
+	cycles = npa_cost_graph(ir, plan->tensors, sp, fast_window);
 	free(sp);
 	return cycles;
 }
 
-static void plan_cycles(const struct npa_graph *view,
-			const struct npa_graph_plan *plan, u64 fast_window,
+static void plan_cycles(const struct npa_graph *view, const struct npa_ir *ir,
+			const struct npa_layout *plan, u64 fast_window,
 			struct plan_cycles *c)
 {
-	c->planned = npa_cost_graph(view, plan->tensors, plan->scratch,
+	c->planned = npa_cost_graph(ir, plan->tensors, plan->scratch,
 				    fast_window);
-	c->unlimited = cycles_resized(view, plan, fast_window, true);
-	c->minimum = cycles_resized(view, plan, fast_window, false);
+	c->unlimited = cycles_resized(view, ir, plan, fast_window, true);
+	c->minimum = cycles_resized(view, ir, plan, fast_window, false);
 }
 
 static double pct(u64 v, u64 of)
@@ -204,7 +204,7 @@ static double pct(u64 v, u64 of)
 }
 
 static int print_json(const char *path, const struct npactl_graph *g,
-		      const struct npa_graph_plan *plan, u64 bound, int verify,
+		      const struct npa_layout *plan, u64 bound, int verify,
 		      const struct plan_cycles *cyc)
 {
 	struct json_object *o = json_object_new_object();
@@ -232,7 +232,7 @@ static int print_json(const char *path, const struct npactl_graph *g,
 	    json_object_new_uint64(plan->scratch_growth_naive));
 	ADD("scratch_growth_bound_bytes", json_object_new_uint64(bound));
 	ADD("scratch_fast", json_object_new_int64(count_scratch(plan, g->num_scratch,
-								NPA_PLACEMENT_FAST)));
+								NPA_IR_FAST)));
 	ADD("sim_cycles", json_object_new_uint64(cyc->planned));
 	ADD("sim_cycles_unlimited", json_object_new_uint64(cyc->unlimited));
 	ADD("sim_cycles_minimum", json_object_new_uint64(cyc->minimum));
@@ -248,7 +248,7 @@ static int print_json(const char *path, const struct npactl_graph *g,
 }
 
 static void print_text(const char *path, const struct npactl_graph *g,
-		       const struct npa_graph_plan *plan, u64 bound, int verify,
+		       const struct npa_layout *plan, u64 bound, int verify,
 		       const struct plan_cycles *cyc)
 {
 	printf("input:       %s\n", path);
@@ -265,7 +265,7 @@ static void print_text(const char *path, const struct npactl_graph *g,
 	printf("naive:       %llu bytes (no reuse)\n", plan->naive_bytes);
 	printf("scratch:     %llu bytes granted, %u in the fast window\n",
 	       plan->scratch_requested,
-	       count_scratch(plan, g->num_scratch, NPA_PLACEMENT_FAST));
+	       count_scratch(plan, g->num_scratch, NPA_IR_FAST));
 	printf("arena:       %llu bytes; scratch grew it by %llu\n",
 	       plan->arena_bytes, plan->scratch_growth);
 	printf("             (stacked: %llu, least possible: %llu)\n",
@@ -281,7 +281,7 @@ static void print_text(const char *path, const struct npactl_graph *g,
 
 /* Tensor placements and scratch buffers as planner CSV with offsets. */
 static int write_csv(const char *path, const struct npactl_graph *g,
-		     const struct npa_graph_plan *plan)
+		     const struct npa_layout *plan)
 {
 	struct npactl_csv csv = { };
 	u32 i, n = 0;
@@ -294,9 +294,9 @@ static int write_csv(const char *path, const struct npactl_graph *g,
 	if (!csv.bufs || !csv.ids)
 		goto out;
 	for (i = 0; i < g->num_tensors; i++) {
-		const struct npa_placement *p = &plan->tensors[i];
+		const struct npa_ir_place *p = &plan->tensors[i];
 
-		if (!(p->flags & NPA_PLACEMENT_ARENA))
+		if (!(p->flags & NPA_IR_ARENA))
 			continue;
 		csv.ids[n] = strdup(g->tensor_names[i]);
 		if (!csv.ids[n])
@@ -308,7 +308,7 @@ static int write_csv(const char *path, const struct npactl_graph *g,
 		csv.n = ++n;
 	}
 	for (i = 0; i < g->num_scratch; i++) {
-		const struct npa_placement *p = &plan->scratch[i];
+		const struct npa_ir_place *p = &plan->scratch[i];
 
 		if (asprintf(&csv.ids[n], "scratch%u", i) < 0) {
 			csv.ids[n] = NULL;
@@ -333,12 +333,13 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 {
 	struct npa_graph_limits limits = npa_graph_default_limits;
 	const struct npa_graph_limits *lim = &limits;
-	struct npa_graph_plan plan = { };
+	struct npa_layout plan = { };
 	struct npa_error err = { };
 	struct npa_plan_buf *bufs = NULL;
 	struct plan_cycles cyc;
 	struct npactl_graph g;
 	struct npa_graph view;
+	struct npa_ir ir = { };
 	int ret, verify;
 	u32 nbufs, ntensor;
 	u64 bound;
@@ -348,12 +349,13 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 	if (ret)
 		return NPACTL_EXIT_FAIL;
 	npactl_graph_view(&g, &view);
-	ret = npa_graph_validate(&view, lim, &err);
+	ret = npa_graph_build(&view, lim, &ir, &err);
 	if (ret) {
 		npactl_graph_refused(path, &g, &err, ret);
 		goto out_free;
 	}
-	ret = npa_graph_plan(&view, lim, out->budget, &plan);
+	ret = npa_layout_plan(&ir, lim->fast_window, lim->scratch_growth_pct,
+			      out->budget, &plan);
 	if (ret) {
 		fprintf(stderr, "npactl: %s: planning failed: %s\n", path,
 			strerror(-ret));
@@ -369,7 +371,7 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 		fprintf(stderr, "npactl: %s: INVALID PLAN: verifier says %s\n",
 			path, strerror(-verify));
 
-	plan_cycles(&view, &plan, lim->fast_window, &cyc);
+	plan_cycles(&view, &ir, &plan, lim->fast_window, &cyc);
 	if (out->json)
 		ret = print_json(path, &g, &plan, bound, verify, &cyc);
 	else
@@ -382,8 +384,9 @@ int npactl_graph_plan(const char *path, const struct npactl_graph_opts *o,
 		ret = verify;
 	free(bufs);
 out_plan:
-	npa_graph_plan_free(&plan);
+	npa_layout_free(&plan);
 out_free:
+	npa_ir_free(&ir);
 	npactl_graph_free(&g);
 	return ret ? NPACTL_EXIT_FAIL : NPACTL_EXIT_OK;
 }

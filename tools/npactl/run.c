@@ -21,6 +21,7 @@
 #include "npactl.h"
 #include "graph.h"
 #include "npa_exec.h"
+#include "npa_graph.h"
 #include "../lib/libnpa.h"
 
 #define NPACTL_WEIGHT_ALIGN	64
@@ -354,6 +355,8 @@ static int npactl_reference(int fd, struct npactl_net *n)
 	const struct npactl_graph *g = &n->g;
 	struct npa_placement *sp = NULL;
 	struct npa_exec_operand *ops = NULL;
+	struct npa_error err;
+	struct npa_ir ir = { };
 	u32 ns = g->num_scratch, t, b, i, k, most = 1;
 	u8 **mem = calloc(g->num_tensors, sizeof(*mem));
 	int ret = -ENOMEM;
@@ -376,8 +379,13 @@ static int npactl_reference(int fd, struct npactl_net *n)
 		if (npactl_bound(&g->tensors[t]))
 			memcpy(mem[t], n->bound[b++], npactl_tensor_bytes(&g->tensors[t]));
 	}
-	for (i = 0; i < g->num_ops; i++) {
-		u32 m = g->ops[i].num_inputs + g->ops[i].num_outputs + g->ops[i].num_scratch;
+	/* The kernel validated the same graph: this only builds its model. */
+	ret = npa_graph_build(&n->view, &npa_graph_default_limits, &ir, &err);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
+	for (i = 0; i < ir.num_ops; i++) {
+		u32 m = ir.ops[i].num_in + ir.ops[i].num_out + ir.ops[i].num_scratch;
 
 		most = m > most ? m : most;
 	}
@@ -385,25 +393,18 @@ static int npactl_reference(int fd, struct npactl_net *n)
 	if (!ops)
 		goto out;
 
-	for (i = 0; i < g->num_ops; i++) {
-		const struct npa_op_desc *op = &g->ops[i];
-		struct npa_exec_operand *in = ops, *out = ops + op->num_inputs;
-		struct npa_exec_operand *sc = out + op->num_outputs;
-		u32 ids[2] = { op->first_input, op->first_output };
-		u32 cnt[2] = { op->num_inputs, op->num_outputs };
-		struct npa_exec_operand *dst[2] = { in, out };
+	for (i = 0; i < ir.num_ops; i++) {
+		const struct npa_ir_op *op = &ir.ops[i];
+		struct npa_exec_operand *in = ops, *out = ops + op->num_in;
+		struct npa_exec_operand *sc = out + op->num_out;
 		int r;
 
-		for (k = 0; k < 2; k++) {
-			u32 j;
+		for (k = 0; k < op->num_in + op->num_out; k++) {
+			u32 id = ir.operands[op->first + k];
 
-			for (j = 0; j < cnt[k]; j++) {
-				u32 id = g->operands[ids[k] + j];
-
-				dst[k][j] = (struct npa_exec_operand){
-					.ptr = mem[id], .desc = &g->tensors[id],
-					.size = npactl_tensor_bytes(&g->tensors[id]) };
-			}
+			in[k] = (struct npa_exec_operand){
+				.ptr = mem[id], .desc = &ir.tensors[id],
+				.size = ir.tensors[id].size };
 		}
 		for (k = 0; k < op->num_scratch; k++) {
 			u64 size = sp[op->first_scratch + k].size;
@@ -413,7 +414,7 @@ static int npactl_reference(int fd, struct npactl_net *n)
 			if (sc[k].ptr)
 				memset(sc[k].ptr, 0xa5, size);
 		}
-		r = npa_exec_op(op, in, op->num_inputs, out, op->num_outputs,
+		r = npa_exec_op(op, in, op->num_in, out, op->num_out,
 				sc, op->num_scratch);
 		for (k = 0; k < op->num_scratch; k++)
 			free(sc[k].ptr);
@@ -441,6 +442,7 @@ out:
 	free(mem);
 	free(ops);
 	free(sp);
+	npa_ir_free(&ir);
 	return ret;
 }
 

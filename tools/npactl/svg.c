@@ -117,7 +117,7 @@ static u64 svg_round_step(u64 top, u64 max)
 }
 
 /* A box; @min_h pixels at least, growing upwards from its offset. */
-static void svg_box(const struct svg *s, const struct npa_placement *p,
+static void svg_box(const struct svg *s, const struct npa_ir_place *p,
 		    const char *fill, const char *name, double min_h)
 {
 	double x0 = svg_x(s, p->lo), x1 = svg_x(s, p->hi);
@@ -137,7 +137,7 @@ static void svg_box(const struct svg *s, const struct npa_placement *p,
  * @name inside the box of @p when it fits there and does not cover a name
  * drawn before (tensors that share memory have overlapping boxes).
  */
-static void svg_box_label(struct svg *s, const struct npa_placement *p,
+static void svg_box_label(struct svg *s, const struct npa_ir_place *p,
 			  const char *name)
 {
 	double x0 = svg_x(s, p->lo), x1 = svg_x(s, p->hi);
@@ -274,7 +274,7 @@ static void svg_legend(const struct svg *s, bool fast)
 
 int npactl_svg_write(const char *path, const char *input,
 		     const struct npactl_graph *g,
-		     const struct npa_graph_plan *plan,
+		     const struct npa_layout *plan,
 		     const struct npa_graph_limits *lim)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
@@ -313,24 +313,24 @@ int npactl_svg_write(const char *path, const char *input,
 	fprintf(fp, "<g fill-opacity=\"0.55\" stroke=\"%s\" stroke-width=\"0.3\">\n",
 		SVG_TENSOR);
 	for (i = 0; i < g->num_tensors; i++)
-		if ((plan->tensors[i].flags & NPA_PLACEMENT_ARENA) &&
+		if ((plan->tensors[i].flags & NPA_IR_ARENA) &&
 		    plan->tensors[i].size)
 			svg_box(&s, &plan->tensors[i], SVG_TENSOR,
 				g->tensor_names[i], 0.3);
 	fprintf(fp, "</g>\n<g fill-opacity=\"0.8\">\n");
 	for (i = 0; i < g->num_scratch; i++) {
-		const struct npa_placement *p = &plan->scratch[i];
+		const struct npa_ir_place *p = &plan->scratch[i];
 
 		if (!p->size)
 			continue;
 		snprintf(name, sizeof(name), "scratch %u of op %u", i, p->lo);
-		svg_box(&s, p, p->flags & NPA_PLACEMENT_FAST ? SVG_FAST :
+		svg_box(&s, p, p->flags & NPA_IR_FAST ? SVG_FAST :
 			SVG_SCRATCH, name, SVG_MIN_BOX);
 	}
 	s.labels = calloc(g->num_tensors + 1, sizeof(*s.labels));
 	fprintf(fp, "</g>\n<g class=\"names\" font-size=\"11\" fill=\"white\">\n");
 	for (i = 0; i < g->num_tensors; i++)
-		if ((plan->tensors[i].flags & NPA_PLACEMENT_ARENA) &&
+		if ((plan->tensors[i].flags & NPA_IR_ARENA) &&
 		    plan->tensors[i].size && g->tensor_names[i])
 			svg_box_label(&s, &plan->tensors[i], g->tensor_names[i]);
 	fprintf(fp, "</g>\n");

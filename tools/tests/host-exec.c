@@ -17,7 +17,7 @@
 #include <string.h>
 #include <linux/errno.h>
 #include <linux/types.h>
-#include <linux/npa.h>
+#include "npa_ir.h"
 
 #include "npa_exec.h"
 
@@ -98,10 +98,10 @@ static void buf_free(struct buf *b)
 	b->mem = NULL;
 }
 
-static struct npa_tensor_desc act(u32 c, u32 h, u32 w)
+static struct npa_ir_tensor act(u32 c, u32 h, u32 w)
 {
-	return (struct npa_tensor_desc){ .dims = { 1, c, h, w },
-					 .dtype = NPA_DTYPE_INT8 };
+	return (struct npa_ir_tensor){ .dims = { 1, c, h, w },
+					 .dtype = NPA_IR_INT8 };
 }
 
 static s8 sat(long long v)
@@ -143,11 +143,11 @@ static void compare(const u8 *got, const u8 *want, size_t n, const char *what)
 	}
 }
 
-static int run(const struct npa_op_desc *op, struct npa_exec_operand *in,
+static int run(const struct npa_ir_op *op, struct npa_exec_operand *in,
 	       u32 nin, struct npa_exec_operand *out, u32 nout,
 	       struct npa_exec_operand *sc, u32 nsc)
 {
-	const struct npa_tensor_desc *ind[8], *outd[8];
+	const struct npa_ir_tensor *ind[8], *outd[8];
 	int ret, ret2;
 	u32 i;
 
@@ -184,7 +184,7 @@ struct win {
 static int tap(const struct win *p, const s8 *x, int c, int iy, int ix)
 {
 	if (iy < 0 || iy >= p->h || ix < 0 || ix >= p->w)
-		return p->kind == NPA_OP_MAXPOOL ? -128 : 0;
+		return p->kind == NPA_IR_MAXPOOL ? -128 : 0;
 	return x[(c * p->h + iy) * p->w + ix];
 }
 
@@ -203,14 +203,14 @@ static s8 naive_px(const struct win *p, const s8 *x, const s8 *wt,
 			    ox * p->sw - p->pl + kx);
 
 		m = v > m ? v : m;
-		if (p->kind == NPA_OP_CONV2D || p->kind == NPA_OP_DWCONV2D)
+		if (p->kind == NPA_IR_CONV2D || p->kind == NPA_IR_DWCONV2D)
 			acc += v * wt[co * n + t];
 		else
 			acc += v;
 	}
-	if (p->kind == NPA_OP_MAXPOOL)
+	if (p->kind == NPA_IR_MAXPOOL)
 		return m;
-	if (p->kind != NPA_OP_AVGPOOL)
+	if (p->kind != NPA_IR_AVGPOOL)
 		return sat(floordiv(acc, 1LL << p->shift));
 	d = (long long)p->kh * p->kw << p->shift;
 	return sat(floordiv(acc + d / 2, d));
@@ -236,9 +236,9 @@ static void test_win(int kind, const char *name)
 
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		struct win p = { .kind = kind };
-		bool conv = kind == NPA_OP_CONV2D || kind == NPA_OP_DWCONV2D;
-		struct npa_tensor_desc xd, yd, wd, bd, bad;
-		struct npa_op_desc op = { .kind = kind };
+		bool conv = kind == NPA_IR_CONV2D || kind == NPA_IR_DWCONV2D;
+		struct npa_ir_tensor xd, yd, wd, bd, bad;
+		struct npa_ir_op op = { .kind = kind };
 		struct npa_exec_operand in[3], out[1], sc[1];
 		struct buf x, y, w, b, want, s;
 		u64 full, pix;
@@ -247,7 +247,7 @@ static void test_win(int kind, const char *name)
 		p.c = rr(1, 6);
 		p.h = rr(1, 9);
 		p.w = rr(1, 9);
-		p.shift = kind == NPA_OP_MAXPOOL ? 0 : rr(0, 12);
+		p.shift = kind == NPA_IR_MAXPOOL ? 0 : rr(0, 12);
 		if (rr(0, 1)) {
 			/* Usual: square, 1x1 or 3x3, stride 1 or 2, "same". */
 			p.kh = rr(0, 1) * 2 + 1;
@@ -276,7 +276,7 @@ static void test_win(int kind, const char *name)
 		p.ow = p.ow / p.sw + 1;
 		p.co = p.c;
 		p.g = p.c;
-		if (kind == NPA_OP_CONV2D) {
+		if (kind == NPA_IR_CONV2D) {
 			p.co = rr(1, 10);
 			for (i = 1; i <= p.c; i++) {
 				if (!(p.c % i) && !(p.co % i))
@@ -288,21 +288,21 @@ static void test_win(int kind, const char *name)
 
 		xd = act(p.c, p.h, p.w);
 		yd = act(p.co, p.oh, p.ow);
-		wd = (struct npa_tensor_desc){ .dims = { p.co, p.c / p.g, p.kh, p.kw },
-					       .dtype = NPA_DTYPE_INT8 };
-		bd = (struct npa_tensor_desc){ .dims = { p.co },
-					       .dtype = NPA_DTYPE_INT32 };
-		op.params[NPA_P_KH] = p.kh;
-		op.params[NPA_P_KW] = p.kw;
-		op.params[NPA_P_SH] = p.sh;
-		op.params[NPA_P_SW] = p.sw;
-		op.params[NPA_P_PAD_T] = p.pt;
-		op.params[NPA_P_PAD_L] = p.pl;
-		op.params[NPA_P_SHIFT] = p.shift;
-		if (kind == NPA_OP_CONV2D && (p.g > 1 || rr(0, 1)))
-			op.params[NPA_P_GROUPS] = p.g;
-		if (kind == NPA_OP_DWCONV2D && rr(0, 1))
-			op.params[NPA_P_GROUPS] = p.g;
+		wd = (struct npa_ir_tensor){ .dims = { p.co, p.c / p.g, p.kh, p.kw },
+					       .dtype = NPA_IR_INT8 };
+		bd = (struct npa_ir_tensor){ .dims = { p.co },
+					       .dtype = NPA_IR_INT32 };
+		op.params[NPA_IR_P_KH] = p.kh;
+		op.params[NPA_IR_P_KW] = p.kw;
+		op.params[NPA_IR_P_SH] = p.sh;
+		op.params[NPA_IR_P_SW] = p.sw;
+		op.params[NPA_IR_P_PAD_T] = p.pt;
+		op.params[NPA_IR_P_PAD_L] = p.pl;
+		op.params[NPA_IR_P_SHIFT] = p.shift;
+		if (kind == NPA_IR_CONV2D && (p.g > 1 || rr(0, 1)))
+			op.params[NPA_IR_P_GROUPS] = p.g;
+		if (kind == NPA_IR_DWCONV2D && rr(0, 1))
+			op.params[NPA_IR_P_GROUPS] = p.g;
 
 		buf_alloc(&x, p.c * p.h * p.w);
 		buf_alloc(&y, p.co * p.oh * p.ow);
@@ -360,8 +360,8 @@ static void test_win(int kind, const char *name)
 		if (bad.dims[2] && bad.dims[3] &&
 		    !(out_ok(p.h, p.kh, p.sh, p.pt, bad.dims[2]) &&
 		      out_ok(p.w, p.kw, p.sw, p.pl, bad.dims[3]))) {
-			const struct npa_tensor_desc *ind[3] = { &xd, &wd, &bd };
-			const struct npa_tensor_desc *outd[1] = { &bad };
+			const struct npa_ir_tensor *ind[3] = { &xd, &wd, &bd };
+			const struct npa_ir_tensor *outd[1] = { &bad };
 
 			if (npa_exec_check(&op, ind, conv ? 2 + p.bias : 1, outd, 1) != -EINVAL)
 				fail("output %ux%u accepted", bad.dims[2], bad.dims[3]);
@@ -379,7 +379,7 @@ static void test_win(int kind, const char *name)
 	}
 	snprintf(what, sizeof(what),
 		 "exec %s: %d random shapes match the naive reference%s", name,
-		 ROUNDS, kind == NPA_OP_CONV2D || kind == NPA_OP_DWCONV2D ?
+		 ROUNDS, kind == NPA_IR_CONV2D || kind == NPA_IR_DWCONV2D ?
 		 " (no, full, tiled and short scratch)" : "");
 	report(what);
 }
@@ -391,16 +391,16 @@ static void test_fc(void)
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		int n = rr(1, 40), m = rr(1, 12), shift = rr(0, 14), i, j;
 		bool bias = rr(0, 1);
-		struct npa_tensor_desc xd = act(n, 1, 1), yd = act(m, 1, 1);
-		struct npa_tensor_desc wd = { .dims = { m, n }, .dtype = NPA_DTYPE_INT8 };
-		struct npa_tensor_desc bd = { .dims = { m }, .dtype = NPA_DTYPE_INT32 };
-		struct npa_op_desc op = { .kind = NPA_OP_FC };
+		struct npa_ir_tensor xd = act(n, 1, 1), yd = act(m, 1, 1);
+		struct npa_ir_tensor wd = { .dims = { m, n }, .dtype = NPA_IR_INT8 };
+		struct npa_ir_tensor bd = { .dims = { m }, .dtype = NPA_IR_INT32 };
+		struct npa_ir_op op = { .kind = NPA_IR_FC };
 		struct npa_exec_operand in[3], out[1];
 		struct buf x, y, w, b;
 
 		if (rr(0, 1))
 			xd = act(1, 1, n);
-		op.params[NPA_P_SHIFT] = shift;
+		op.params[NPA_IR_P_SHIFT] = shift;
 		buf_alloc(&x, n);
 		buf_alloc(&y, m);
 		buf_alloc(&w, n * m);
@@ -466,8 +466,8 @@ static void test_elt(bool mul)
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		int c = rr(1, 5), h = rr(1, 6), w = rr(1, 6), c2 = c;
 		int h2 = h, w2 = w, f = rr(2, 3), shift = rr(0, 8), form = rr(0, 3);
-		struct npa_op_desc op = { .kind = mul ? NPA_OP_MUL : NPA_OP_ADD };
-		struct npa_tensor_desc ad, bd, yd;
+		struct npa_ir_op op = { .kind = mul ? NPA_IR_MUL : NPA_IR_ADD };
+		struct npa_ir_tensor ad, bd, yd;
 		struct npa_exec_operand in[2], out[1];
 		struct buf a, b, y, want;
 		bool inplace = rr(0, 1);
@@ -486,9 +486,9 @@ static void test_elt(bool mul)
 		ad = act(c, h, w);
 		bd = act(c2, h2, w2);
 		yd = ad;
-		op.params[NPA_P_SHIFT] = shift;
+		op.params[NPA_IR_P_SHIFT] = shift;
 		if (inplace)
-			op.flags = NPA_OP_INPLACE;
+			op.flags = NPA_IR_INPLACE;
 		buf_alloc(&a, c * h * w);
 		buf_alloc(&b, c2 * h2 * w2);
 		buf_alloc(&want, a.n);
@@ -525,18 +525,18 @@ static void test_elt(bool mul)
 
 static void test_activation(void)
 {
-	struct npa_tensor_desc d = act(1, 16, 16);
-	struct npa_op_desc op = { .kind = NPA_OP_ACTIVATION };
+	struct npa_ir_tensor d = act(1, 16, 16);
+	struct npa_ir_op op = { .kind = NPA_IR_ACTIVATION };
 	struct npa_exec_operand in, out;
 	struct buf x, y;
 	int act_kind, v;
 
 	buf_alloc(&x, 256);
 	buf_alloc(&y, 256);
-	for (act_kind = 0; act_kind < NPA_ACT_COUNT; act_kind++) {
+	for (act_kind = 0; act_kind < NPA_IR_ACT_COUNT; act_kind++) {
 		for (v = 0; v < 256; v++)
 			x.p[v] = v;
-		op.params[NPA_P_ACT] = act_kind;
+		op.params[NPA_IR_P_ACT] = act_kind;
 		in = (struct npa_exec_operand){ x.p, x.n, &d };
 		out = (struct npa_exec_operand){ y.p, y.n, &d };
 		if (run(&op, &in, 1, &out, 1, NULL, 0))
@@ -545,13 +545,13 @@ static void test_activation(void)
 			int want, got = (s8)y.p[(u8)v];
 
 			switch (act_kind) {
-			case NPA_ACT_RELU:
+			case NPA_IR_ACT_RELU:
 				want = v < 0 ? 0 : v;
 				break;
-			case NPA_ACT_LEAKY:
+			case NPA_IR_ACT_LEAKY:
 				want = v < 0 ? (int)floor(v / 8.0) : v;
 				break;
-			case NPA_ACT_LOGISTIC:
+			case NPA_IR_ACT_LOGISTIC:
 				want = (int)floor(128.0 / (1.0 + exp(-v / 16.0)) + 0.5);
 				want = want > 127 ? 127 : want;
 				break;
@@ -564,7 +564,7 @@ static void test_activation(void)
 				     v, got, want);
 		}
 		/* In place gives the same bytes. */
-		op.flags = NPA_OP_INPLACE;
+		op.flags = NPA_IR_INPLACE;
 		out.ptr = x.p;
 		if (run(&op, &in, 1, &out, 1, NULL, 0))
 			fail("in-place activation %d returned an error", act_kind);
@@ -585,8 +585,8 @@ static void test_resize(bool reorg)
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		int s = rr(1, 4), c = rr(1, 4), h = rr(1, 5) * (reorg ? s : 1);
 		int w = rr(1, 5) * (reorg ? s : 1), oc, oh, ow, i, j, k;
-		struct npa_op_desc op = { .kind = reorg ? NPA_OP_REORG : NPA_OP_UPSAMPLE };
-		struct npa_tensor_desc xd, yd;
+		struct npa_ir_op op = { .kind = reorg ? NPA_IR_REORG : NPA_IR_UPSAMPLE };
+		struct npa_ir_tensor xd, yd;
 		struct npa_exec_operand in, out;
 		struct buf x, y;
 
@@ -595,7 +595,7 @@ static void test_resize(bool reorg)
 		ow = reorg ? w / s : w * s;
 		xd = act(c, h, w);
 		yd = act(oc, oh, ow);
-		op.params[NPA_P_STRIDE] = s;
+		op.params[NPA_IR_P_STRIDE] = s;
 		buf_alloc(&x, c * h * w);
 		buf_alloc(&y, oc * oh * ow);
 		buf_rand(&x);
@@ -638,9 +638,9 @@ static void test_move(void)
 
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		int n = rr(1, 5), i, off = 0, total = 0, sizes[5];
-		struct npa_tensor_desc d[5], whole;
+		struct npa_ir_tensor d[5], whole;
 		struct npa_exec_operand parts[5], all;
-		struct npa_op_desc op = { .kind = rr(0, 1) ? NPA_OP_CONCAT : NPA_OP_SPLIT };
+		struct npa_ir_op op = { .kind = rr(0, 1) ? NPA_IR_CONCAT : NPA_IR_SPLIT };
 		struct buf big, ref, sep[5];
 		bool at[5];
 
@@ -649,7 +649,7 @@ static void test_move(void)
 			total += sizes[i];
 			d[i] = act(sizes[i] / 12, 3, 4);
 			if (rr(0, 1))
-				d[i] = (struct npa_tensor_desc){ .size = sizes[i] };
+				d[i] = (struct npa_ir_tensor){ .size = sizes[i] };
 		}
 		whole = act(total / 12, 3, 4);
 		buf_alloc(&big, total);
@@ -663,20 +663,20 @@ static void test_move(void)
 			parts[i] = (struct npa_exec_operand){
 				at[i] ? big.p + off : sep[i].p, sizes[i], &d[i] };
 			/* Concat inputs hold their data wherever they live. */
-			if (op.kind == NPA_OP_CONCAT)
+			if (op.kind == NPA_IR_CONCAT)
 				memcpy(parts[i].ptr, ref.p + off, sizes[i]);
 		}
-		if (op.kind == NPA_OP_SPLIT)
+		if (op.kind == NPA_IR_SPLIT)
 			memcpy(big.p, ref.p, total);
 		all = (struct npa_exec_operand){ big.p, big.n, &whole };
-		if (op.kind == NPA_OP_CONCAT ?
+		if (op.kind == NPA_IR_CONCAT ?
 		    run(&op, parts, n, &all, 1, NULL, 0) :
 		    run(&op, &all, 1, parts, n, NULL, 0))
 			fail("returned an error");
-		if (op.kind == NPA_OP_CONCAT)
+		if (op.kind == NPA_IR_CONCAT)
 			compare(big.p, ref.p, total, "concat");
 		for (i = 0, off = 0; i < n; off += sizes[i], i++) {
-			if (op.kind == NPA_OP_SPLIT)
+			if (op.kind == NPA_IR_SPLIT)
 				compare(parts[i].ptr, ref.p + off, sizes[i], "split");
 			buf_check(&sep[i], "part");
 			buf_free(&sep[i]);
@@ -690,10 +690,10 @@ static void test_move(void)
 
 int main(void)
 {
-	test_win(NPA_OP_CONV2D, "conv2d");
-	test_win(NPA_OP_DWCONV2D, "dwconv2d");
-	test_win(NPA_OP_MAXPOOL, "maxpool");
-	test_win(NPA_OP_AVGPOOL, "avgpool");
+	test_win(NPA_IR_CONV2D, "conv2d");
+	test_win(NPA_IR_DWCONV2D, "dwconv2d");
+	test_win(NPA_IR_MAXPOOL, "maxpool");
+	test_win(NPA_IR_AVGPOOL, "avgpool");
 	test_fc();
 	test_elt(false);
 	test_elt(true);
