@@ -20,12 +20,12 @@ above=" npa_graph npa_uaccess npa_buffer npa_model npa_job npa_ioctl npa_drv npa
 reaches() {
 	local f=$1 seen=$2 h chain
 	grep -q '^#include <linux/npa\.h>' "$f" && { echo "$f"; return; }
-	for h in $(sed -n 's/^#include "\(npa_[a-z0-9_]*\.h\)"/\1/p' "$f"); do
+	while read -r h; do
 		case " $seen " in *" $h "*) continue ;; esac
 		[ -f "drivers/npa/$h" ] || continue
 		chain=$(reaches "drivers/npa/$h" "$seen $h")
 		[ -z "$chain" ] || { echo "$f -> $chain"; return; }
-	done
+	done < <(sed -n 's/^#include "\(npa_[a-z0-9_]*\.h\)"/\1/p' "$f")
 }
 
 bad=0

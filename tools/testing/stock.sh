@@ -51,6 +51,27 @@ repeat_lines() {
 	return 1
 }
 t "npactl run --repeat 3 --verify: one bit-exact line per run" repeat_lines
+# Offline plans: the first network planned in userspace (npactl plan
+# --out), run with that plan (the kernel verifies it instead of planning)
+# bit-exact; the same plan with scratch0 moved onto the first tensor is
+# refused, with the report in words, before anything runs.
+net=${NETWORKS%% *}
+cfg=${net%@*}
+size=${net#*@}
+t "npactl plan --out: $net planned in userspace" \
+	./npactl plan --size "$size" --out /tmp/plan.csv "$cfg"
+t "npactl run --plan: $net with its offline plan, bit-exact" \
+	./npactl run --verify --plan /tmp/plan.csv "$net"
+# shellcheck disable=SC2317 # called through t()
+bad_plan_refused() {
+	sed 's/^scratch0,\([0-9]*\),\([0-9]*\),\([0-9]*\),[0-9]*$/scratch0,\1,\2,\3,0/' \
+		/tmp/plan.csv >/tmp/bad.csv &&
+		! cmp -s /tmp/plan.csv /tmp/bad.csv &&
+		! ./npactl run --plan /tmp/bad.csv "$net" 2>/tmp/bad.err &&
+		grep -q overlaps /tmp/bad.err
+}
+t "npactl run --plan: a plan with overlapping buffers is refused" \
+	bad_plan_refused
 t "rmmod npa" rmmod npa
 t "rmmod gives the region back" sh -c '! grep -q ": npa-sim" /proc/iomem'
 exit $fail
