@@ -15,14 +15,8 @@
 # NPACTL_PLAN_OPTS="--im2col full" or "--size 320".
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-rst=0
-if [ "${1:-}" = --rst ]; then
-	rst=1
-	shift
-fi
-npactl=${1:-$here/../build/bin/npactl}
-cfgdir=${2:-$("$here/darknet-cfgs.sh")}
+# shellcheck source=SCRIPTDIR/table-args.sh
+. "$(dirname "$0")/table-args.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -544,6 +544,17 @@ im2col() {
 }
 check "darknet: --im2col full, row and tile (default) im2col scratch" im2col
 
+# The trade-off table of Documentation/npu.rst is what the script prints.
+cycles_table() {
+	"$here/bench/cycles-table.sh" --rst "$NPACTL" "$cfgdir" >"$tmp/ct" &&
+	python3 -c 'import sys
+doc = open(sys.argv[1]).read()
+sys.exit(open(sys.argv[2]).read() not in doc)' \
+		"$here/../Documentation/npu.rst" "$tmp/ct"
+}
+check "cost: Documentation/npu.rst's arena against cycles table is tools/bench/cycles-table.sh's" \
+	cycles_table
+
 # Every network of the package plans or is refused by name.
 tot_g=0 tot_n=0 tot_p=0 tot_u=0
 for cfg in "$cfgdir"/*.cfg; do
