@@ -112,15 +112,30 @@ static void npa_sim_test_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->sim.npu.jobs_done), 1LL);
 }
 
+/* The job's cycles are its commands' estimates: the owner's, not timed. */
+static void npa_sim_test_cycles(struct kunit *test)
+{
+	struct npa_sim_fixture *f = npa_sim_fixture(test);
+
+	f->cmd.cycles = 123456789;
+	npa_sim_test_run(test, f);
+	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_DONE);
+	KUNIT_EXPECT_EQ(test, f->job.cycles, 123456789ULL);
+	KUNIT_EXPECT_EQ(test, f->job.fault_cmd, (u32)NPA_NPU_CMD_NONE);
+}
+
 /* One byte past its range: a fault at that address, nothing written. */
 static void npa_sim_test_fault(struct kunit *test)
 {
 	struct npa_sim_fixture *f = npa_sim_fixture(test);
 
 	f->operands[1].va = 0x30000001;
+	f->cmd.cycles = 1000;
 	npa_sim_test_run(test, f);
 	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_FAULT);
 	KUNIT_EXPECT_EQ(test, f->job.fault_cmd, 0U);
+	/* The command never ran: it costs nothing. */
+	KUNIT_EXPECT_EQ(test, f->job.cycles, 0ULL);
 	KUNIT_EXPECT_EQ(test, f->job.fault_addr, 0x30000001ULL);
 	KUNIT_EXPECT_EQ(test, f->dst[0], 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->sim.npu.jobs_failed), 1LL);
@@ -146,6 +161,7 @@ static void npa_sim_test_cancel_queued(struct kunit *test)
 
 static struct kunit_case npa_sim_test_cases[] = {
 	KUNIT_CASE(npa_sim_test_copy),
+	KUNIT_CASE(npa_sim_test_cycles),
 	KUNIT_CASE(npa_sim_test_fault),
 	KUNIT_CASE(npa_sim_test_cancel_queued),
 	{}

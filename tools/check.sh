@@ -195,7 +195,10 @@ kunit() {
 # linux-source-6.12 (Documentation/testing.rst, "Debug kernels and 6.12").
 e2e() {
 	local series sfx kd rc
-	make -s tests || return 1
+	make -s tools tests || return 1
+	# What the guest's job cycles must equal (tools/testing/e2e.sh).
+	build/bin/npactl plan --json --out build/e2e-cycles.csv \
+		tools/tests/e2e/cycles.cfg >build/e2e-cycles.json || return 1
 	for series in 6.1 6.12; do
 		sfx= kd=$kdir
 		if [ $series != 6.1 ]; then
@@ -216,6 +219,8 @@ e2e() {
 		tools/qemu-run.sh -k "$kd/arch/x86/boot/bzImage" -s tools/testing/e2e.sh \
 			-a 'memmap=16M$0x38000000' \
 			-f "build/module$sfx/npa.ko" -f build/bin/npa_e2e -f build/bin/npa_model_e2e -f build/bin/npa_job_e2e -f build/bin/npa_failslab -f build/bin/npa_load -f build/bin/npa_matrix -f build/bin/npa_copyout \
+			-f build/bin/npactl -f tools/tests/e2e/cycles.cfg \
+			-f build/e2e-cycles.json -f build/e2e-cycles.csv \
 			-l "$logs/e2e$sfx-console.log" -t 900 || rc=$?
 		guest_tap "$logs/e2e$sfx-console.log" "$series"
 		tap "$series: e2e guest run clean (status $rc, no kernel reports)" test $rc = 0

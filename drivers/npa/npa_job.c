@@ -45,6 +45,7 @@
 #include <linux/npa.h>
 
 #include "npa_compat.h"
+#include "npa_cost.h"
 #include "npa_device.h"
 #include "npa_graph.h"
 #include "npa_job.h"
@@ -219,7 +220,8 @@ static void npa_job_end(struct npa_job *job, u32 status)
 	job->start_ns = job->hw.start_ns;
 	job->end_ns = ktime_get_ns();
 	trace_npa_job_end(job->fence.seqno, status,
-			  job->start_ns ? job->end_ns - job->start_ns : 0);
+			  job->start_ns ? job->end_ns - job->start_ns : 0,
+			  job->hw.fault_cmd, job->hw.cycles);
 	/* npa's own buffers are free for userspace again. */
 	npa_job_put_imports(job, NPA_JOB_OWN);
 	if (status != NPA_JOB_DONE)
@@ -449,7 +451,9 @@ static struct npa_npu_operand npa_job_tensor(const struct npa_model *model,
 
 /*
  * Turn the bound model into what the NPU runs: one command per operator,
- * operands by device address, and the ranges the job may touch.
+ * operands by device address, what each costs by the cost model (the
+ * plan's, as `npactl plan` estimates it), and the ranges the job may
+ * touch.
  */
 static int npa_job_build(struct npa_job *job)
 {
@@ -487,6 +491,9 @@ static int npa_job_build(struct npa_job *job)
 			.op = op, .first = n, .num_in = op->num_in,
 			.num_out = op->num_out,
 			.num_scratch = op->num_scratch,
+			.cycles = npa_cost_op(ir, op, model->plan.tensors,
+					      model->plan.scratch,
+					      npa_graph_default_limits.fast_window),
 		};
 		for (k = 0; k < op->num_in + op->num_out; k++)
 			o[n++] = npa_job_tensor(model, bind_va,
@@ -718,6 +725,7 @@ int npa_ioctl_job_wait(struct npa_file *nfile, void *data,
 		args->submit_ns = job->submit_ns;
 		args->start_ns = job->start_ns;
 		args->end_ns = job->end_ns;
+		args->cycles = job->hw.cycles;
 		ret = 0;
 	}
 	fdput(f);

@@ -82,6 +82,8 @@ struct npa_npu_operand {
  * @num_in: inputs.
  * @num_out: outputs.
  * @num_scratch: scratch buffers.
+ * @cycles: what the command costs on the NPU the simulated one stands
+ *	for: the cost model's estimate (npa_cost_op()), from the owner.
  */
 struct npa_npu_cmd {
 	const struct npa_ir_op *op;
@@ -89,6 +91,7 @@ struct npa_npu_cmd {
 	u32 num_in;
 	u32 num_out;
 	u32 num_scratch;
+	u64 cycles;
 };
 
 /**
@@ -126,6 +129,8 @@ struct npa_npu_job_ops {
  *	%NPA_NPU_CMD_NONE.
  * @fault_addr: out: the device address that faulted.
  * @start_ns: out: CLOCK_MONOTONIC time the backend started it, 0 if not.
+ * @cycles: out: the sum of &npa_npu_cmd.cycles over the commands that ran
+ *	to their end, saturated at U64_MAX.
  * @cancel: the owner asks the backend to end the job (npa_npu_cancel()).
  * @node: the backend's, while the job is queued.
  */
@@ -142,6 +147,7 @@ struct npa_npu_job {
 	u32 fault_cmd;
 	u64 fault_addr;
 	u64 start_ns;
+	u64 cycles;
 	bool cancel;
 	struct list_head node;
 };

@@ -21,6 +21,10 @@
  * which binds its activation arena and gives the CPU (the simulated NPU's
  * engine) access to its buffers; when it ends, the done callback.
  *
+ * The simulated NPU keeps the time a real one would take: each command
+ * carries its cost model estimate (&npa_npu_cmd.cycles) and the job's
+ * &npa_npu_job.cycles adds up those of the commands that ran to their end.
+ *
  * Before each command runs, its scratch buffers are filled with
  * %NPA_SIM_POISON, so that a planning error (scratch overlapping a live
  * tensor) shows up as wrong results instead of passing by luck.
@@ -48,6 +52,8 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/jiffies.h>
+#include <linux/limits.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
@@ -187,6 +193,8 @@ static u32 npa_sim_exec(struct npa_sim_run *r)
 			job->fault_cmd = i;
 			return NPA_NPU_ABORTED;
 		}
+		if (check_add_overflow(job->cycles, cmd->cycles, &job->cycles))
+			job->cycles = U64_MAX;
 		cond_resched();
 	}
 	return NPA_NPU_DONE;

@@ -33,17 +33,26 @@ TRACE_EVENT(npa_job_start,
 	    TP_printk("job=%llu ops=%u", __entry->seqno, __entry->num_ops)
 );
 
+/*
+ * @op: NPA_JOB_OP_NONE, or the operator that faulted, refused its operands
+ * or timed out; @cycles: the cost model's cycles of the operators that ran.
+ */
 TRACE_EVENT(npa_job_end,
-	    TP_PROTO(u64 seqno, u32 status, u64 run_ns),
-	    TP_ARGS(seqno, status, run_ns),
+	    TP_PROTO(u64 seqno, u32 status, u64 run_ns, u32 op, u64 cycles),
+	    TP_ARGS(seqno, status, run_ns, op, cycles),
 	    TP_STRUCT__entry(__field(u64, seqno)
 			     __field(u32, status)
-			     __field(u64, run_ns)),
+			     __field(u32, op)
+			     __field(u64, run_ns)
+			     __field(u64, cycles)),
 	    TP_fast_assign(__entry->seqno = seqno;
 			   __entry->status = status;
-			   __entry->run_ns = run_ns;),
-	    TP_printk("job=%llu status=%u run_ns=%llu", __entry->seqno,
-		      __entry->status, __entry->run_ns)
+			   __entry->op = op;
+			   __entry->run_ns = run_ns;
+			   __entry->cycles = cycles;),
+	    TP_printk("job=%llu status=%u op=%d run_ns=%llu cycles=%llu",
+		      __entry->seqno, __entry->status, (int)__entry->op,
+		      __entry->run_ns, __entry->cycles)
 );
 
 #endif /* __NPA_TRACE_H__ */

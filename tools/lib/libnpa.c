@@ -22,7 +22,9 @@
  * libnpa clears them or tells the kernel their size from its own build.
  * The uAPI lets a struct grow at its end; when one of these does, the
  * SONAME in tools/lib/Makefile goes up with these numbers, or an old
- * application would have its memory overrun by a new library.
+ * application would have its memory overrun by a new library, unless the
+ * one function that fills the struct keeps its old symbol version filling
+ * the old size (npa_job_wait@LIBNPA_1, below).
  */
 #define LIBNPA_ABI_SIZE(s, n) \
 	static_assert(sizeof(struct s) == (n), \
@@ -34,7 +36,7 @@ LIBNPA_ABI_SIZE(npa_op_desc, 72);
 LIBNPA_ABI_SIZE(npa_scratch_desc, 24);
 LIBNPA_ABI_SIZE(npa_placement, 32);
 LIBNPA_ABI_SIZE(npa_binding, 16);
-LIBNPA_ABI_SIZE(npa_job_wait, 56);
+LIBNPA_ABI_SIZE(npa_job_wait, 64);
 LIBNPA_ABI_SIZE(npa_error, 40);
 /* libnpa's own: four pointers and four counts. */
 static_assert(sizeof(struct npa_graph_desc) == 4 * sizeof(void *) + 16,
@@ -226,7 +228,9 @@ int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
 	return args.job_fd;
 }
 
-int npa_job_wait(int fd, int job_fd, __s64 deadline_ns, struct npa_job_wait *out)
+/* Wait, and copy the first @size bytes of the result to @out. */
+static int npa_job_wait_size(int fd, int job_fd, __s64 deadline_ns,
+			     struct npa_job_wait *out, size_t size)
 {
 	struct npa_job_wait args;
 	int ret;
@@ -236,8 +240,32 @@ int npa_job_wait(int fd, int job_fd, __s64 deadline_ns, struct npa_job_wait *out
 	args.deadline_ns = deadline_ns;
 	ret = npa_ioctl(fd, NPA_IOCTL_JOB_WAIT, &args);
 	if (!ret && out)
-		*out = args;
+		memcpy(out, &args, size);
 	return ret;
+}
+
+/*
+ * Until uAPI 3.2.0 the struct ended at end_ns (56 bytes): the programs
+ * linked then call this version, which writes no further.
+ */
+int npa_job_wait_v1(int fd, int job_fd, __s64 deadline_ns,
+		    struct npa_job_wait *out);
+__asm__(".symver npa_job_wait_v1, npa_job_wait@LIBNPA_1");
+int npa_job_wait_v1(int fd, int job_fd, __s64 deadline_ns,
+		    struct npa_job_wait *out)
+{
+	return npa_job_wait_size(fd, job_fd, deadline_ns, out,
+				 offsetof(struct npa_job_wait, cycles));
+}
+
+/* Since 3.2.0: the whole struct, with cycles. */
+int npa_job_wait_v2(int fd, int job_fd, __s64 deadline_ns,
+		    struct npa_job_wait *out);
+__asm__(".symver npa_job_wait_v2, npa_job_wait@@LIBNPA_1.2");
+int npa_job_wait_v2(int fd, int job_fd, __s64 deadline_ns,
+		    struct npa_job_wait *out)
+{
+	return npa_job_wait_size(fd, job_fd, deadline_ns, out, sizeof(*out));
 }
 
 int npa_job_cancel(int fd, int job_fd)

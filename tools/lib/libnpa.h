@@ -311,10 +311,17 @@ char *npa_error_str(const struct npa_error *err, char *buf, size_t len);
  * @fd: the device fd the job was submitted on.
  * @job_fd: the job fd from npa_job_submit().
  * @deadline_ns: absolute CLOCK_MONOTONIC time (see npa_now_ns()).
- * @out: if not NULL, the job's status, timings and, for a fault, where.
+ * @out: if not NULL, the job's status, timings, the operator that faulted
+ *	or timed out, and &npa_job_wait.cycles: what the operators that ran
+ *	cost by the simulated NPU's cost model (for a job that ended DONE,
+ *	the ``sim_cycles`` ``npactl plan --json`` estimates for the graph).
  *
  * Signals do not end it early (the ioctl is restarted); a short deadline
  * in a loop does.  Waiting does not close @job_fd.
+ *
+ * &struct npa_job_wait grew by @cycles in uAPI 3.2.0: programs linked
+ * against an older libnpa call npa_job_wait@LIBNPA_1, which fills only
+ * the fields before it; those built now get npa_job_wait@@LIBNPA_1.2.
  *
  * Return: 0 once the job has ended (whatever its status), -ETIME if it
  * had not by @deadline_ns, or -errno.

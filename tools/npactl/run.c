@@ -526,7 +526,10 @@ static void npactl_run_usage(FILE *fp)
 		"--verify, its own check (the outputs are cleared before each run).\n"
 		"A graph the kernel refuses is reported in the words npactl plan\n"
 		"uses for it; once a network has failed, the carveout summary at the\n"
-		"end is left out and the exit status is 1.\n");
+		"end is left out and the exit status is 1.  'job' is the job's time\n"
+		"on the simulated NPU, 'cycles' what it would take on the NPU its\n"
+		"cost model stands for (npactl plan --json's sim_cycles for the\n"
+		"same graph and plan).\n");
 }
 
 int npactl_cmd_run(int argc, char **argv)
@@ -697,10 +700,10 @@ int npactl_cmd_run(int argc, char **argv)
 			if (verify)
 				diff = npactl_outputs(n, false);
 			if (!header) {
-				printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %s\n",
+				printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %12s %s\n",
 				       "network", "tensors", "arena", "lower-bd",
 				       "naive", "scratch", "growth", "naive-gr",
-				       "job", "verify");
+				       "job", "cycles", "verify");
 				header = true;
 			}
 			if (repeat > 1)
@@ -708,7 +711,7 @@ int npactl_cmd_run(int argc, char **argv)
 					 (unsigned long long)k + 1);
 			else
 				snprintf(label, sizeof(label), "%s", name);
-			printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %s\n",
+			printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %12llu %s\n",
 			       label, n->g.num_tensors,
 			       (unsigned long long)n->rep.arena_bytes >> 10,
 			       (unsigned long long)n->rep.lower_bound_bytes >> 10,
@@ -717,6 +720,7 @@ int npactl_cmd_run(int argc, char **argv)
 			       (unsigned long long)n->rep.scratch_growth_bytes >> 10,
 			       (unsigned long long)n->rep.scratch_growth_naive_bytes >> 10,
 			       (w.end_ns - w.start_ns) / 1e6,
+			       (unsigned long long)w.cycles,
 			       !verify ? "-" : diff == 0 ? "bit-exact" : "MISMATCH");
 			if (diff) {
 				fprintf(stderr, "npactl: %s: %ld output bytes differ from the reference\n",

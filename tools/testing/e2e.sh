@@ -19,6 +19,21 @@ fail=$((fail + $?))
 fail=$((fail + $?))
 ./npa_job_e2e
 fail=$((fail + $?))
+# Job cycles: the cost model in the kernel, on the plan the kernel made
+# and on the host's plan (--plan), against npactl plan --json on the host
+# (tools/check.sh wrote e2e-cycles.json and e2e-cycles.csv).
+want=$(sed -n 's/.*"sim_cycles":\([0-9]*\),.*/\1/p' e2e-cycles.json)
+tr=/sys/kernel/debug/tracing
+echo 1 >$tr/events/npa/npa_job_end/enable
+for plan in "" "--plan e2e-cycles.csv"; do
+	# shellcheck disable=SC2086
+	got=$(./npactl run $plan cycles.cfg | awk '$1 == "cycles.cfg" { print $10 }')
+	t "npactl run $plan cycles.cfg: job cycles $got = the host's sim_cycles $want" \
+		test -n "$want" -a "$got" = "$want"
+done
+echo 0 >$tr/events/npa/npa_job_end/enable
+t "the npa_job_end trace event carries the job's cycles" \
+	sh -c "grep -q 'npa_job_end: job=[0-9]* status=2 op=-1 run_ns=[0-9]* cycles=$want\$' $tr/trace"
 ./npa_matrix
 fail=$((fail + $?))
 ./npa_failslab

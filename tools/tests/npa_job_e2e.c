@@ -202,6 +202,7 @@ static void test_job(int fd, int model)
 	struct pollfd pfd[2];
 	struct io io;
 	int job, fence = -1, ret;
+	__u64 cycles;
 
 	if (io_create(fd, &io, 1)) {
 		tap_ok(0, "buffers for a job");
@@ -224,8 +225,31 @@ static void test_job(int fd, int model)
 	       "timings are ordered (%llu us on the NPU)",
 	       (unsigned long long)(w.end_ns - w.start_ns) / 1000);
 	tap_ok(io_check(&io) == 0, "outputs are right");
+	tap_ok(w.cycles > 0, "the job reports its cost model cycles (%llu)",
+	       (unsigned long long)w.cycles);
+	cycles = w.cycles;
 	ret = npa_job_wait(fd, job, 0, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_DONE, "waiting again on an ended job (%d)", ret);
+	tap_ok(ret == 0 && w.status == NPA_JOB_DONE && w.cycles == cycles,
+	       "waiting again on an ended job (%d, %llu cycles)", ret,
+	       (unsigned long long)w.cycles);
+	{
+		/* The struct of uAPI 3.1 (56 bytes): nothing written past it. */
+		unsigned char old[sizeof(w) + 8] __attribute__((aligned(8)));
+		struct npa_job_wait *o = (struct npa_job_wait *)old;
+		unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, NPA_IOCTL_BASE,
+					 _IOC_NR(NPA_IOCTL_JOB_WAIT),
+					 offsetof(struct npa_job_wait, cycles));
+
+		memset(old, 0x5a, sizeof(old));
+		memset(old, 0, offsetof(struct npa_job_wait, cycles));
+		o->job_fd = job;
+		ret = npa_ioctl(fd, cmd, old);
+		tap_ok(ret == 0 && o->status == NPA_JOB_DONE &&
+		       old[offsetof(struct npa_job_wait, cycles)] == 0x5a &&
+		       old[sizeof(old) - 1] == 0x5a,
+		       "JOB_WAIT with the 56-byte struct of 3.1: done, nothing written past it (%d)",
+		       ret);
+	}
 	close(fence);
 	close(job);
 	io_destroy(&io);
@@ -377,9 +401,11 @@ static void test_faults(int fd, int model)
 	ret = npa_job_wait(fd, job, npa_now_ns() + 100000000LL, &w);
 	tap_ok(ret == -ETIME, "waiting 100 ms on a hung job: ETIME (%d)", ret);
 	ret = npa_job_wait(fd, job, npa_now_ns() + 10 * SEC, &w);
-	tap_ok(ret == 0 && w.status == NPA_JOB_TIMEOUT && w.op == NPA_JOB_OP_NONE,
-	       "hung job with a 300 ms timeout ends in TIMEOUT, no op to blame (%d, %s, op %#x)",
-	       ret, npa_job_status_name(w.status), w.op);
+	tap_ok(ret == 0 && w.status == NPA_JOB_TIMEOUT && w.op == NPA_JOB_OP_NONE &&
+	       !w.cycles,
+	       "hung job with a 300 ms timeout ends in TIMEOUT, no op to blame, 0 cycles (%d, %s, op %#x, %llu cycles)",
+	       ret, npa_job_status_name(w.status), w.op,
+	       (unsigned long long)w.cycles);
 	close(job);
 	after = read_int(RESETS);
 	tap_ok(before >= 0 && after == before + 1, "the watchdog counted a reset (%d -> %d)",

@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	1
+#define NPA_VERSION_MINOR	2
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
@@ -661,6 +661,13 @@ enum npa_job_status {
  * @submit_ns: out: CLOCK_MONOTONIC time of submission.
  * @start_ns: out: time the NPU started it (0 if it did not).
  * @end_ns: out: time it ended (0 if it did not).
+ * @cycles: out: what the operators that ran to their end would take on
+ *	the NPU the simulated one models, by its cost model
+ *	(Documentation/npu.rst, "Cost model"): for a job that ended
+ *	%NPA_JOB_DONE, the whole job's, the ``sim_cycles`` that
+ *	``npactl plan --json`` estimates for the same graph and plan.  It
+ *	does not depend on the clock.  Since 3.2.0; an older driver leaves
+ *	it as the caller passed it (zero), the struct being 8 bytes longer.
  *
  * Returns 0 once the job has ended (the outputs are filled), -ETIME if
  * @deadline_ns passed first (nothing is filled), -EINTR if a signal
@@ -681,6 +688,7 @@ struct npa_job_wait {
 	__u64 submit_ns;
 	__u64 start_ns;
 	__u64 end_ns;
+	__u64 cycles;
 };
 
 #define NPA_JOB_WAIT_FLAGS_ALL	0
