@@ -193,6 +193,12 @@ static void npa_job_done(struct npa_npu_job *hw)
 	}
 	if (job->arena)
 		npa_model_arena_put(job->model);
+	/* The NPU was reset: say where it was stuck. */
+	if (hw->status == NPA_NPU_TIMEOUT)
+		dev_warn_ratelimited(job->nfile->ndev->misc.this_device,
+				     "job %llu timed out after %llu ms in operator %u; NPU reset\n",
+				     job->fence.seqno, job->timeout_ns / NSEC_PER_MSEC,
+				     hw->fault_cmd);
 	spin_lock_irqsave(&job->nfile->jobs_lock, flags);
 	list_del_init(&job->file_node);
 	spin_unlock_irqrestore(&job->nfile->jobs_lock, flags);

@@ -31,7 +31,8 @@
  *
  * A watchdog (delayed work) armed with the job's timeout stops a job that
  * runs too long, or wakes an injected hang; the job ends with
- * %NPA_NPU_TIMEOUT and a reset is counted.  A job that had finished its
+ * %NPA_NPU_TIMEOUT, naming the command it was in (an injected hang hangs
+ * in the first), and a reset is counted.  A job that had finished its
  * last operator when the watchdog fired ends %NPA_NPU_DONE, and no reset
  * is counted: the count follows the status.  A reset (debugfs ``reset``)
  * ends the running job with %NPA_NPU_ABORTED.  Queued jobs are not affected by
@@ -116,6 +117,7 @@ static u32 npa_sim_abort_reason(struct npa_sim *sim, struct npa_npu_job *job)
  * @sim: the NPU.
  * @job: the job.
  * @ops: translated operands of the command running.
+ * @cmd: the command running, or next to run.
  * @fault_next: inject a fault at the next operand.
  * @late_end: inject a wait for the watchdog after the last operator.
  */
@@ -123,6 +125,7 @@ struct npa_sim_run {
 	struct npa_sim *sim;
 	struct npa_npu_job *job;
 	struct npa_exec_operand *ops;
+	u32 cmd;
 	bool fault_next;
 	bool late_end;
 };
@@ -179,6 +182,7 @@ static u32 npa_sim_exec(struct npa_sim_run *r)
 		struct npa_exec_operand *out = in + cmd->num_in;
 		struct npa_exec_operand *sc = out + cmd->num_out;
 
+		r->cmd = i;
 		abort = npa_sim_abort_reason(r->sim, job);
 		if (abort)
 			return abort;
@@ -260,6 +264,9 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 	if (IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS) && r.late_end &&
 	    status == NPA_NPU_DONE)
 		wait_event_idle(sim->hang_wq, npa_sim_abort_reason(sim, job));
+	/* Which command the watchdog caught, for whoever diagnoses it. */
+	if (status == NPA_NPU_TIMEOUT && job->num_cmds)
+		job->fault_cmd = r.cmd;
 	kvfree(r.ops);
 	return status;
 }

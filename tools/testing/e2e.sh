@@ -19,6 +19,8 @@ fail=$((fail + $?))
 fail=$((fail + $?))
 ./npa_job_e2e
 fail=$((fail + $?))
+t "the watchdog reset is logged, with the operator it caught" sh -c \
+	'dmesg | grep -q "timed out after 200 ms in operator 1; NPU reset"'
 # Job cycles: the cost model in the kernel, on the plan the kernel made
 # and on the host's plan (--plan), against npactl plan --json on the host
 # (tools/check.sh wrote e2e-cycles.json and e2e-cycles.csv).

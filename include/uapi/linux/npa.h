@@ -655,8 +655,10 @@ enum npa_job_status {
  * @deadline_ns: in: absolute CLOCK_MONOTONIC time to give up at; 0 polls.
  * @status: out: enum npa_job_status.
  * @op: out: for a fault, the operator that faulted; for an operator that
- *	refused its operands (%NPA_JOB_ABORTED), that operator; otherwise
- *	%NPA_JOB_OP_NONE.
+ *	refused its operands (%NPA_JOB_ABORTED), that operator; for a
+ *	timeout, the operator the NPU was in (or about to start) when the
+ *	watchdog fired; otherwise %NPA_JOB_OP_NONE.  (Before 3.2.0 a timeout
+ *	reported %NPA_JOB_OP_NONE.)
  * @fault_addr: out: for a fault, the device address.
  * @submit_ns: out: CLOCK_MONOTONIC time of submission.
  * @start_ns: out: time the NPU started it (0 if it did not).
