@@ -654,6 +654,30 @@ err_free:
 			  &rep, ret);
 }
 
+/* MODEL_PLAN's @bound: the first @count tensors a job of @model binds. */
+static int npa_model_copy_bound(const struct npa_model *model, u64 uptr,
+				u32 usize, u32 count)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; uptr && i < count; i++) {
+		u32 t = model->binds[i];
+		const struct npa_ir_tensor *it = &model->ir.tensors[t];
+		/* The IR's bound-tensor flags are the uAPI's (npa_graph.c). */
+		const struct npa_bound_tensor b = {
+			.size = it->size, .tensor = t,
+			.flags = it->flags & NPA_IR_BOUND, .align = it->align,
+		};
+
+		ret = npa_copy_array_to_user(uptr + (u64)i * usize, usize, &b,
+					     sizeof(b), 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * Copies out without @nfile->lock: the destination may fault slowly
  * (userfaultfd, FUSE), and other ioctls and fdinfo must not wait for it.
@@ -673,6 +697,9 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 	if ((args->tensors || args->scratch) &&
 	    (!args->placement_size || args->placement_size > NPA_MAX_ELEM_SIZE))
 		return -EINVAL;
+	if (args->bound &&
+	    (!args->bound_size || args->bound_size > NPA_MAX_ELEM_SIZE))
+		return -EINVAL;
 
 	model = npa_model_lookup(nfile, args->handle);
 	if (!model)
@@ -685,8 +712,13 @@ int npa_ioctl_model_plan(struct npa_file *nfile, void *data,
 					    model->plan.scratch,
 					    min(args->num_scratch,
 						model->ir.num_scratch));
+	if (!ret)
+		ret = npa_model_copy_bound(model, args->bound, args->bound_size,
+					   min(args->num_bound,
+					       model->num_binds));
 	args->num_tensors = model->ir.num_tensors;
 	args->num_scratch = model->ir.num_scratch;
+	args->num_bound = model->num_binds;
 	npa_model_put(model);
 	return ret;
 }

@@ -37,6 +37,7 @@ LIBNPA_ABI_SIZE(npa_scratch_desc, 24);
 LIBNPA_ABI_SIZE(npa_placement, 32);
 LIBNPA_ABI_SIZE(npa_binding, 16);
 LIBNPA_ABI_SIZE(npa_job_wait, 64);
+LIBNPA_ABI_SIZE(npa_bound_tensor, 24);
 LIBNPA_ABI_SIZE(npa_error, 40);
 /* libnpa's own: four pointers and four counts. */
 static_assert(sizeof(struct npa_graph_desc) == 4 * sizeof(void *) + 16,
@@ -154,6 +155,27 @@ int npa_model_plan(int fd, __u32 handle, struct npa_placement *tensors,
 		*num_tensors = args.num_tensors;
 	if (num_scratch)
 		*num_scratch = args.num_scratch;
+	return 0;
+}
+
+int npa_model_bindings(int fd, __u32 handle, struct npa_bound_tensor *bound,
+		       __u32 *num_bound)
+{
+	struct npa_model_plan args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.handle = handle;
+	if (bound && num_bound) {
+		args.bound = (__u64)(uintptr_t)bound;
+		args.num_bound = *num_bound;
+		args.bound_size = sizeof(*bound);
+	}
+	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_PLAN, &args);
+	if (ret)
+		return ret;
+	if (num_bound)
+		*num_bound = args.num_bound;
 	return 0;
 }
 

@@ -199,6 +199,27 @@ int npa_model_plan(int fd, __u32 handle, struct npa_placement *tensors,
 		   __u32 *num_scratch);
 
 /**
+ * npa_model_bindings() - the tensors every job of a model binds
+ * @fd: the device fd the model was created on.
+ * @handle: the model.
+ * @bound: room for *@num_bound entries, or NULL to learn the count.
+ * @num_bound: in: room in @bound; out: the model's number of bound tensors,
+ *	which is the number of bindings npa_job_submit() takes.
+ *
+ * The kernel's list (NPA_IOCTL_MODEL_PLAN, &struct npa_bound_tensor), in
+ * the order npa_job_submit() takes the bindings: for each, the tensor id,
+ * its NPA_TENSOR_* flags (input, output, constant, persistent), the bytes
+ * it takes in its buffer and the alignment its binding's offset needs.
+ * Names are the caller's: the kernel knows tensors by id.  Fills
+ * min(room, count) entries.
+ *
+ * Return: 0 or -errno: -ENOENT for a handle unknown on @fd, -E2BIG from a
+ * driver older than uAPI 3.3, which cannot list them.
+ */
+int npa_model_bindings(int fd, __u32 handle, struct npa_bound_tensor *bound,
+		       __u32 *num_bound);
+
+/**
  * npa_model_destroy() - NPA_IOCTL_MODEL_DESTROY
  * @fd: the device fd the model was created on.
  * @handle: the model.

@@ -24,7 +24,6 @@
 #include "npa_graph.h"
 #include "../lib/libnpa.h"
 
-#define NPACTL_WEIGHT_ALIGN	64
 #define NPACTL_MAX_NETS		16
 
 static u64 npactl_rng(u64 *s)
@@ -159,6 +158,7 @@ struct npactl_net {
 	struct npa_model_create rep;
 	int model;
 	struct npa_binding *binds;
+	struct npa_bound_tensor *info;	/* the kernel's list of what binds */
 	u32 num_binds;
 	int *buf_fds;		/* one per binding; weights share one */
 	void **maps;		/* CPU mapping per binding, at its offset */
@@ -234,32 +234,81 @@ static size_t npactl_page(u64 bytes)
 	return (bytes + ps - 1) / ps * ps;
 }
 
-/* Buffers for every bound tensor: weights packed into one. */
+/* "input", "output+persistent", ...: a bound tensor's direction. */
+static const char *npactl_bound_kind(__u32 flags, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"input", "output", "const", "persistent",
+	};
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & (1U << i))
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      n ? "+" : "", names[i]);
+	return buf;
+}
+
+/* What npa_model_bindings() says @n's jobs bind, one "#" line each. */
+static void npactl_print_bindings(const struct npactl_net *n, const char *name)
+{
+	char kind[64];
+	u32 b;
+
+	for (b = 0; b < n->num_binds; b++) {
+		const struct npa_bound_tensor *i = &n->info[b];
+
+		printf("# %s: binding %u: tensor %u '%s', %s, %llu bytes at an offset aligned to %u\n",
+		       name, b, i->tensor, n->g.tensor_names[i->tensor],
+		       npactl_bound_kind(i->flags, kind, sizeof(kind)),
+		       (unsigned long long)i->size, i->align);
+	}
+}
+
+/*
+ * Buffers for every tensor the kernel says a job binds
+ * (npa_model_bindings()): weights packed into one buffer, each at the
+ * alignment the kernel asks of its offset.
+ */
 static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 {
 	const struct npactl_graph *g = &n->g;
 	u64 off = 0;
-	u32 t, b = 0;
+	u32 t, b, nb = 0;
+	int ret;
 
-	for (t = 0; t < g->num_tensors; t++)
-		n->num_binds += npactl_bound(&g->tensors[t]);
-	n->binds = calloc(n->num_binds, sizeof(*n->binds));
-	n->buf_fds = calloc(n->num_binds, sizeof(*n->buf_fds));
-	n->maps = calloc(n->num_binds, sizeof(*n->maps));
-	n->map_sizes = calloc(n->num_binds, sizeof(*n->map_sizes));
-	n->bound = calloc(n->num_binds, sizeof(*n->bound));
-	n->expect = calloc(n->num_binds, sizeof(*n->expect));
+	ret = npa_model_bindings(fd, n->model, NULL, &nb);
+	if (ret)
+		return ret;
+	n->num_binds = nb;
+	n->info = calloc(nb, sizeof(*n->info));
+	n->binds = calloc(nb, sizeof(*n->binds));
+	n->buf_fds = calloc(nb, sizeof(*n->buf_fds));
+	n->maps = calloc(nb, sizeof(*n->maps));
+	n->map_sizes = calloc(nb, sizeof(*n->map_sizes));
+	n->bound = calloc(nb, sizeof(*n->bound));
+	n->expect = calloc(nb, sizeof(*n->expect));
 	/* Before any return: npactl_unbind() closes every fd that is >= 0. */
-	for (t = 0; n->buf_fds && t < n->num_binds; t++)
-		n->buf_fds[t] = -1;
-	if (n->num_binds && (!n->binds || !n->buf_fds || !n->maps ||
-			     !n->map_sizes || !n->bound || !n->expect))
+	for (b = 0; n->buf_fds && b < nb; b++)
+		n->buf_fds[b] = -1;
+	if (nb && (!n->info || !n->binds || !n->buf_fds || !n->maps ||
+		   !n->map_sizes || !n->bound || !n->expect))
 		return -ENOMEM;
-
-	for (t = 0; t < g->num_tensors; t++)
+	ret = npa_model_bindings(fd, n->model, n->info, &nb);
+	if (ret)
+		return ret;
+	/* The kernel's list is the graph's flagged tensors, in id order. */
+	for (b = 0, t = 0; b < nb; b++, t++) {
+		while (t < g->num_tensors && !npactl_bound(&g->tensors[t]))
+			t++;
+		if (t != n->info[b].tensor || !n->info[b].align ||
+		    n->info[b].size != npactl_tensor_bytes(&g->tensors[t]))
+			return -EPROTO;
 		if (g->tensors[t].flags & NPA_TENSOR_CONST)
-			off = (off + NPACTL_WEIGHT_ALIGN - 1) / NPACTL_WEIGHT_ALIGN *
-			      NPACTL_WEIGHT_ALIGN + npactl_tensor_bytes(&g->tensors[t]);
+			off = (off + n->info[b].align - 1) / n->info[b].align *
+			      n->info[b].align + n->info[b].size;
+	}
 	n->weights_bytes = off;
 	n->weights_fd = -1;
 	if (off) {
@@ -272,21 +321,17 @@ static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 		npa_buffer_sync(n->weights_fd, 1);
 	}
 
-	for (t = 0, off = 0; t < g->num_tensors; t++) {
-		const struct npa_tensor_desc *td = &g->tensors[t];
-		u64 bytes = npactl_tensor_bytes(td);
+	for (b = 0, off = 0; b < nb; b++) {
+		const struct npa_tensor_desc *td = &g->tensors[n->info[b].tensor];
+		u64 bytes = n->info[b].size, align = n->info[b].align;
 
-		if (!npactl_bound(td))
-			continue;
 		n->bound[b] = malloc(bytes);
 		if (!n->bound[b])
 			return -ENOMEM;
 		if (td->flags & NPA_TENSOR_CONST) {
-			off = (off + NPACTL_WEIGHT_ALIGN - 1) / NPACTL_WEIGHT_ALIGN *
-			      NPACTL_WEIGHT_ALIGN;
+			off = (off + align - 1) / align * align;
 			n->binds[b] = (struct npa_binding){ .fd = n->weights_fd,
 							    .offset = off };
-			n->buf_fds[b] = -1;
 			n->maps[b] = (u8 *)n->weights_map + off;
 			off += bytes;
 		} else {
@@ -311,7 +356,6 @@ static int npactl_bind(int fd, struct npactl_net *n, u64 seed)
 			if (n->buf_fds[b] >= 0)
 				npa_buffer_sync(n->buf_fds[b], 0);
 		}
-		b++;
 	}
 	if (n->weights_fd >= 0)
 		npa_buffer_sync(n->weights_fd, 0);
@@ -338,6 +382,7 @@ static void npactl_unbind(struct npactl_net *n)
 	if (n->weights_fd >= 0)
 		close(n->weights_fd);
 	free(n->binds);
+	free(n->info);
 	free(n->buf_fds);
 	free(n->maps);
 	free(n->map_sizes);
@@ -452,29 +497,23 @@ out:
  */
 static long npactl_outputs(struct npactl_net *n, bool clear)
 {
-	const struct npactl_graph *g = &n->g;
 	long diff = 0;
-	u32 t, b;
+	u32 b;
 	u64 j;
 
-	for (t = 0, b = 0; t < g->num_tensors; t++) {
-		u64 bytes = npactl_tensor_bytes(&g->tensors[t]);
-		u8 *out;
+	for (b = 0; b < n->num_binds; b++) {
+		u8 *out = n->maps[b];
 
-		if (!npactl_bound(&g->tensors[t]))
+		if (!n->expect[b])
 			continue;
-		out = n->maps[b];
-		if (n->expect[b]) {
-			if (n->buf_fds[b] >= 0)
-				npa_buffer_sync(n->buf_fds[b], 1);
-			if (clear)
-				memset(out, 0, bytes);
-			for (j = 0; j < bytes && !clear; j++)
-				diff += n->expect[b][j] != out[j];
-			if (n->buf_fds[b] >= 0)
-				npa_buffer_sync(n->buf_fds[b], 0);
-		}
-		b++;
+		if (n->buf_fds[b] >= 0)
+			npa_buffer_sync(n->buf_fds[b], 1);
+		if (clear)
+			memset(out, 0, n->info[b].size);
+		for (j = 0; j < n->info[b].size && !clear; j++)
+			diff += n->expect[b][j] != out[j];
+		if (n->buf_fds[b] >= 0)
+			npa_buffer_sync(n->buf_fds[b], 0);
 	}
 	return diff;
 }
@@ -513,7 +552,8 @@ static void npactl_run_usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: npactl run [--device DEV] [--size N] [--verify] [--private]\n"
-		"                  [--seed S] [--repeat K] [--plan FILE.csv] NETWORK...\n\n"
+		"                  [--seed S] [--repeat K] [--plan FILE.csv] [--bindings]\n"
+		"                  NETWORK...\n\n"
 		"Runs each NETWORK (.cfg Darknet or .json graph) as a job on the NPU\n"
 		"with seeded random inputs and weights.  --size N sets the input\n"
 		"resolution to N x N, NETWORK@N for one network; --verify\n"
@@ -521,9 +561,11 @@ static void npactl_run_usage(FILE *fp)
 		"tensor its own buffer; --private asks for private activation\n"
 		"arenas; --plan FILE.csv (one NETWORK) gives the kernel a plan made\n"
 		"elsewhere, e.g. by npactl plan --out, which it verifies instead of\n"
-		"planning.  --repeat K runs each network K times and prints one line\n"
-		"per run (NAME #1 .. NAME #K), each with its own job time and, with\n"
-		"--verify, its own check (the outputs are cleared before each run).\n"
+		"planning.  --bindings lists what each job binds, as the kernel says\n"
+		"(tensor, direction, bytes, offset alignment).  --repeat K runs each\n"
+		"network K times and prints one line per run (NAME #1 .. NAME #K),\n"
+		"each with its own job time and, with --verify, its own check (the\n"
+		"outputs are cleared before each run).\n"
 		"A graph the kernel refuses is reported in the words npactl plan\n"
 		"uses for it; once a network has failed, the carveout summary at the\n"
 		"end is left out and the exit status is 1.  'job' is the job's time\n"
@@ -542,6 +584,7 @@ int npactl_cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "plan", required_argument, NULL, 'P' },
+		{ "bindings", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -550,15 +593,18 @@ int npactl_cmd_run(int argc, char **argv)
 	struct npactl_graph_opts gopts = { 0 };
 	struct npactl_net nets[NPACTL_MAX_NETS];
 	const char *dev = NULL;
-	bool verify = false, private = false, header = false;
+	bool verify = false, private = false, header = false, list = false;
 	u64 seed = 1, val, repeat = 1;
 	int c, fd, i, nnets, status = NPACTL_EXIT_OK;
 	struct npa_query q;
 
-	while ((c = getopt_long(argc, argv, "d:s:vpS:r:P:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:vpS:r:P:bh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P':
 			plan = optarg;
+			break;
+		case 'b':
+			list = true;
 			break;
 		case 'd':
 			dev = optarg;
@@ -672,6 +718,8 @@ int npactl_cmd_run(int argc, char **argv)
 			continue;
 		}
 		ret = npactl_bind(fd, n, seed + i);
+		if (!ret && list)
+			npactl_print_bindings(n, name);
 		if (!ret && verify)
 			ret = npactl_reference(fd, n);
 		if (ret) {

@@ -72,6 +72,18 @@ bad_plan_refused() {
 }
 t "npactl run --plan: a plan with overlapping buffers is refused" \
 	bad_plan_refused
+# What a job binds, as the kernel lists it (npa_model_bindings()); npactl
+# places the weights at the alignments it gives.
+bindings_listed() {
+	./npactl run --bindings --verify inplace-activation.json >bind.out &&
+		grep -q "^# inplace-activation.json: binding 1: tensor 1 'w1', const, 432 bytes at an offset aligned to 64$" bind.out &&
+		grep -q "^# inplace-activation.json: binding 5: tensor 9 'relu2', output, 32768 bytes at an offset aligned to 64$" bind.out &&
+		[ "$(grep -c ': binding [0-9]: tensor ' bind.out)" = 6 ] &&
+		grep -q ' bit-exact$' bind.out && return 0
+	sed 's/^/# /' bind.out
+	return 1
+}
+t "npactl run --bindings: the kernel's six bindings, and the job is bit-exact" bindings_listed
 t "rmmod npa" rmmod npa
 t "rmmod gives the region back" sh -c '! grep -q ": npa-sim" /proc/iomem'
 exit $fail

@@ -61,7 +61,8 @@ syms_versioned() {
 		grep -q '^LIBNPA_1 npa_job_submit_err$' "$tmp/defs" &&
 		grep -q '^LIBNPA_1.1 npa_model_create_planned$' "$tmp/defs" &&
 		grep -q '^(LIBNPA_1) npa_job_wait$' "$tmp/defs" &&
-		grep -q '^LIBNPA_1.2 npa_job_wait$' "$tmp/defs"
+		grep -q '^LIBNPA_1.2 npa_job_wait$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.3 npa_model_bindings$' "$tmp/defs"
 }
 check "libnpa.so exports only npa_* functions, each at a LIBNPA_1 version" \
 	syms_versioned

@@ -121,6 +121,7 @@ struct req {
 		unsigned char raw[2 * PAGE];
 	} a;
 	struct npa_placement pt[4], ps[2];
+	struct npa_bound_tensor bt[2];
 	struct npa_binding b[2];
 	int made[300];		/* what a row's setup made, for teardown */
 	int nmade;
@@ -242,6 +243,9 @@ static void base(struct req *r, enum ioc ioc)
 		r->a.mp.num_scratch = 2;
 		r->a.mp.scratch = (uintptr_t)r->ps;
 		r->a.mp.placement_size = sizeof(r->pt[0]);
+		r->a.mp.bound = (uintptr_t)r->bt;
+		r->a.mp.num_bound = 2;
+		r->a.mp.bound_size = sizeof(r->bt[0]);
 		break;
 	case MD:
 		r->a.md.handle = env.model;
@@ -318,6 +322,8 @@ static size_t array_bytes(const struct req *r, size_t off)
 	case MP:
 		if (off == offsetof(struct npa_model_plan, tensors))
 			return sizeof(r->pt);
+		if (off == offsetof(struct npa_model_plan, bound))
+			return sizeof(r->bt);
 		return sizeof(r->ps);
 	default:
 		return sizeof(r->b);
@@ -718,13 +724,16 @@ static void m_plan_counts(struct req *r)
 {
 	r->a.mp.tensors = 0;
 	r->a.mp.scratch = 0;
+	r->a.mp.bound = 0;
 	r->a.mp.placement_size = 0;
+	r->a.mp.bound_size = 0;
 }
 
 static void m_plan_room_max(struct req *r)
 {
 	r->a.mp.num_tensors = U32_MAX;
 	r->a.mp.num_scratch = U32_MAX;
+	r->a.mp.num_bound = U32_MAX;
 }
 
 static void m_wait_past(struct req *r) { r->a.jw.deadline_ns = -1; }
@@ -982,6 +991,13 @@ static const struct row rows[] = {
 	A(MP, mp_t, placement_size, 0, -EINVAL),
 	A(MP, mp_t, placement_size, 257, -EINVAL),
 	A(MP, mp_t, placement_size, U32_MAX, -EINVAL),
+	AX(MP, mp_t, bound, P_KERNEL, -EFAULT),
+	AX(MP, mp_t, bound, P_UNMAPPED, -EFAULT),
+	AX(MP, mp_t, bound, P_CROSS, -EFAULT),
+	AX(MP, mp_t, bound, P_RDONLY, -EFAULT),
+	A(MP, mp_t, bound_size, 0, -EINVAL),
+	A(MP, mp_t, bound_size, 257, -EINVAL),
+	A(MP, mp_t, bound_size, U32_MAX, -EINVAL),
 	A(MP, mp_t, flags, 1, -EINVAL),
 	A(MP, mp_t, flags, U32_MAX, -EINVAL),
 	A(MP, mp_t, pad, 1, -EINVAL),
@@ -989,8 +1005,8 @@ static const struct row rows[] = {
 	M(MP, "num_tensors = 4, room for 3 before an unmapped page", m_plan_tensors_short, -EFAULT),
 	M(MP, "num_scratch = 2, room for 1 before an unmapped page", m_plan_scratch_short, -EFAULT),
 	M(MP, "placement_size = 40, 4 x 32 bytes before an unmapped page", m_plan_wide, -EFAULT),
-	M(MP, "control: tensors = scratch = 0, placement_size = 0 (counts only)", m_plan_counts, 0),
-	M(MP, "control: num_tensors = num_scratch = U32_MAX (room above the counts)", m_plan_room_max, 0),
+	M(MP, "control: tensors = scratch = bound = 0, placement_size = bound_size = 0 (counts only)", m_plan_counts, 0),
+	M(MP, "control: num_tensors = num_scratch = num_bound = U32_MAX (room above the counts)", m_plan_room_max, 0),
 
 	/* MODEL_DESTROY */
 	A(MD, md_t, handle, 0, -ENOENT),

@@ -364,6 +364,43 @@ static void test_model_limit(void)
 	tap_ok(npa_close(fd) == 0, "close a file holding 64 models");
 }
 
+/* npa_model_bindings(): the kernel's list of what every job binds. */
+static void test_bindings(int fd)
+{
+	struct npa_bound_tensor b[4];
+	__u32 n = 0;
+	int h, ret;
+
+	graph_init();
+	tensors[1].align = 256;
+	h = npa_model_create(fd, &graph, 0, 0, NULL);
+	ret = npa_model_bindings(fd, h, NULL, &n);
+	tap_ok(h > 0 && ret == 0 && n == 3,
+	       "bindings: the count alone: 3 (%d, %d, %u)", h, ret, n);
+	memset(b, 0xff, sizeof(b));
+	n = 4;
+	ret = npa_model_bindings(fd, h, b, &n);
+	tap_ok(ret == 0 && n == 3 && b[0].tensor == 0 &&
+	       b[0].flags == NPA_TENSOR_INPUT && b[0].size == 4096 &&
+	       b[0].align == 64 && b[1].tensor == 1 &&
+	       b[1].flags == NPA_TENSOR_CONST && b[1].size == 256 &&
+	       b[1].align == 256 && b[2].tensor == 4 &&
+	       b[2].flags == NPA_TENSOR_OUTPUT && b[2].size == 4096 &&
+	       b[2].align == 64 && !b[0].reserved && !b[1].reserved &&
+	       !b[2].reserved && b[3].tensor == 0xffffffffU,
+	       "bindings: input, weights and output in id order, with bytes and alignment (the NPU's 64, the weights' own 256)");
+	memset(b, 0xff, sizeof(b));
+	n = 1;
+	ret = npa_model_bindings(fd, h, b, &n);
+	tap_ok(ret == 0 && n == 3 && b[0].tensor == 0 &&
+	       b[1].tensor == 0xffffffffU,
+	       "bindings: room for one fills one and returns the count 3 (%d, %u)",
+	       ret, n);
+	npa_model_destroy(fd, h);
+	ret = npa_model_bindings(fd, h, b, &n);
+	tap_ok(ret == -ENOENT, "bindings of a destroyed model: ENOENT (%d)", ret);
+}
+
 int main(void)
 {
 	int fd = npa_open(NULL), fd2 = npa_open(NULL);
@@ -375,6 +412,7 @@ int main(void)
 	test_create_invalid(fd);
 	test_error_words(fd);
 	test_supplied_plan(fd);
+	test_bindings(fd);
 	test_element_sizes(fd);
 	test_operand_refs(fd);
 	test_model_limit();

@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	2
+#define NPA_VERSION_MINOR	3
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
@@ -536,6 +536,11 @@ struct npa_placement {
  * @num_scratch: in: room in @scratch; out: the model's scratch count.
  * @placement_size: in: sizeof(struct npa_placement).
  * @pad: must be zero.
+ * @bound: in: pointer to struct npa_bound_tensor[@num_bound], or 0.
+ *	(Since version 3.3.)
+ * @num_bound: in: room in @bound; out: the model's number of bound
+ *	tensors, which is what &npa_job_submit.num_bindings must be.
+ * @bound_size: in: sizeof(struct npa_bound_tensor) with @bound, else 0.
  *
  * Fills min(room, count) entries of each array.
  */
@@ -548,6 +553,31 @@ struct npa_model_plan {
 	__u32 num_scratch;
 	__u32 placement_size;
 	__u32 pad;
+	__u64 bound;
+	__u32 num_bound;
+	__u32 bound_size;
+};
+
+/**
+ * struct npa_bound_tensor - a tensor every job of a model binds to a buffer
+ * @size: bytes the tensor takes in its buffer, from the binding's offset.
+ * @tensor: its id in the graph.
+ * @flags: its NPA_TENSOR_* flags: which of INPUT, OUTPUT, CONST and
+ *	PERSISTENT it is (what the job reads, writes, or both).
+ * @align: what the binding's &npa_binding.offset must be a multiple of:
+ *	the tensor's &npa_tensor_desc.align and the &npa_query.unit_align of
+ *	every unit that touches it.
+ * @reserved: zero.
+ *
+ * NPA_IOCTL_MODEL_PLAN lists them in binding order: the order of
+ * &npa_job_submit.bindings.
+ */
+struct npa_bound_tensor {
+	__u64 size;
+	__u32 tensor;
+	__u32 flags;
+	__u32 align;
+	__u32 reserved;
 };
 
 #define NPA_MODEL_PLAN_FLAGS_ALL	0
@@ -606,7 +636,8 @@ struct npa_binding {
  * @model: in: model handle.
  * @flags: in: NPA_JOB_* bits.
  * @bindings: in: pointer to struct npa_binding[@num_bindings], one per
- *	tensor flagged INPUT, OUTPUT, CONST or PERSISTENT, in tensor-id order.
+ *	tensor flagged INPUT, OUTPUT, CONST or PERSISTENT, in tensor-id order
+ *	(NPA_IOCTL_MODEL_PLAN lists them: &npa_model_plan.bound).
  * @num_bindings: in: must equal the model's number of such tensors.
  * @binding_size: in: sizeof(struct npa_binding).
  * @timeout_ns: in: watchdog for this job; 0 for the device default (30 s);
