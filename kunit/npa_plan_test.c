@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for the npa arena planner (drivers/npa/npa_plan.c).
+ * KUnit tests for the npa arena planner (drivers/npa/npa_plan*.c):
+ * properties (valid, at or above the bound, never worse than the baseline,
+ * deterministic, monotone in the budget) and known optima.
  *
  * Every plan is checked with npa_plan_verify(); a failed check prints the
  * buffers with their offsets. Lifetimes are half-open [lo, hi) throughout.
@@ -15,14 +17,10 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/time64.h>
 
-#include "npa_guillotine.h"
 #include "npa_plan.h"
 
 #define NPA_TEST_MAX_BUFS	8
-/* A seed of npa_test_strip() whose 400-rect strip the exact search solves. */
-#define NPA_TEST_STRIP_SEED	0x3c6ef372fe94f82aULL
 
 /* ---------------------------------------------------------------------- */
 /* Helpers */
@@ -413,23 +411,6 @@ static void npa_test_strip(struct npa_plan_buf *b, u32 want, u64 width,
 }
 
 /*
- * A @width-byte x 1000-step strip of @n rectangles from @seed, checked,
- * and a copy of it in *@copy (to plan twice).
- */
-static struct npa_plan_buf *npa_test_strip_twice(struct kunit *test, u32 n,
-						 u64 width, u64 seed,
-						 struct npa_plan_buf **copy)
-{
-	struct npa_plan_buf *b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	npa_test_strip(b, n, width, 1000, seed);
-	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
-	*copy = npa_test_copy(test, b, n);
-	return b;
-}
-
-/*
  * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
  * the optimum is the strip width, and npa finds it.
  */
@@ -454,238 +435,66 @@ static void npa_plan_test_strip(struct kunit *test)
 }
 
 /*
- * A 10^6-byte x 1000-step strip cut into 400 rectangles, where greedy by
- * size is about 50% over the optimum: with the default budget npa plans
- * it at most 5% over (the exact search with backjumping finds the
- * optimum itself in a few milliseconds on a desktop core), and the same
- * input gives the same plan twice.
+ * Twice the budget never gives a larger peak: random instances and a
+ * strip, over a ladder of budgets (starting below what the constructive
+ * plans alone cost, so that the searches are cut at every point).
  */
-static void npa_plan_test_strip_large(struct kunit *test)
+static void npa_plan_test_monotone(struct kunit *test)
 {
-	const u32 n = 400;
-	const u64 width = 1000000;
-	struct npa_plan_result res, again;
-	struct npa_plan_buf *b, *d;
+	struct npa_plan_buf *b, *w;
+	u64 seed = 0x9abcdef1;
+	u32 round;
 
-	b = npa_test_strip_twice(test, n, width, NPA_TEST_STRIP_SEED, &d);
-
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
-	KUNIT_EXPECT_LE_MSG(test, res.peak, width + width / 20,
-			    "peak %llu more than 5%% over the optimum %llu",
-			    res.peak, width);
-
-	KUNIT_ASSERT_EQ(test, npa_plan(d, n, NULL, &again), 0);
-	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
-	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
-}
-
-/*
- * Two strips one after the other in time, ten steps apart, with nothing
- * live across the bound between them: the exact search plans the parts
- * one at a time, and finds the optimum of both. (The empty steps between
- * them keep the tiling search out: the load is not at the bound there.)
- */
-static void npa_plan_test_strip_parts(struct kunit *test)
-{
-	const u32 half = 120, n = 2 * half;
-	const u64 width = 1 << 20;
-	struct npa_plan_result res;
-	struct npa_plan_buf *b;
-	u32 i;
-
-	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	b = kunit_kcalloc(test, 60, sizeof(*b), GFP_KERNEL);
+	w = kunit_kcalloc(test, 60, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	npa_test_strip(b, half, width, 200, 0xc0ffee);
-	npa_test_strip(b + half, half, width, 300, 0xdecade);
-	for (i = half; i < n; i++) {
-		b[i].lo += 210;
-		b[i].hi += 210;
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
+	for (round = 0; round < 8; round++) {
+		u32 n = 20 + npa_test_rand(&seed) % 40;
+		u64 budget, last = U64_MAX;
+
+		if (round & 1)
+			npa_test_strip(b, n, 1 << 16, 32, npa_test_rand(&seed));
+		else
+			npa_test_random_bufs(b, n, 24, 1000, &seed);
+		for (budget = 16; budget <= 1 << 16; budget *= 2) {
+			const struct npa_plan_params p = { .budget = budget };
+			struct npa_plan_result res;
+
+			memcpy(w, b, n * sizeof(*b));
+			KUNIT_ASSERT_EQ(test, npa_plan(w, n, &p, &res), 0);
+			assert_plan_valid(test, w, n, &res);
+			KUNIT_EXPECT_LE_MSG(test, res.peak, last,
+					    "round %u: budget %llu gives a larger peak",
+					    round, budget);
+			last = res.peak;
+		}
 	}
-	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
-
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.lower_bound, width);
-	KUNIT_EXPECT_EQ(test, res.peak, width);
-	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_EXACT);
 }
 
 /*
- * A 10^6-byte x 1000-step strip cut into 1000 rectangles: every step holds
- * the bound, so the tiling search applies, and it finds a plan without a
- * free byte (greedy is 40-50% over on these); twice the same. These tests
- * of the steps after the guillotine step, which would solve their strips
- * first, plan without it (npa_plan_nested()).
+ * Small hand-made tight instances, 12-16 rectangles cut from a strip in
+ * both directions: every byte is used at every step, and the exact search
+ * finds that optimum within the default budget.
  */
-static void npa_plan_test_tile(struct kunit *test)
+static void npa_plan_test_tight(struct kunit *test)
 {
-	const u32 n = 1000;
-	const u64 width = 1000000;
-	struct npa_plan_result res, again;
-	struct npa_plan_buf *b, *d;
-
-	b = npa_test_strip_twice(test, n, width, 0x9e3779b97f4a7c15ULL, &d);
-
-	KUNIT_ASSERT_EQ(test, npa_plan_nested(b, n, NULL, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.peak, width);
-	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_TILE);
-	KUNIT_EXPECT_LT(test, res.work, 100000ULL);
-
-	KUNIT_ASSERT_EQ(test, npa_plan_nested(d, n, NULL, &again), 0);
-	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
-	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
-}
-
-/*
- * A 1000-rect strip of @seed with a @budget too small for the tiling search
- * to finish: the plan is found by @algo, at most @over above the optimum;
- * twice the same (without the guillotine step). The budget ends the
- * plan, not the time cap: under QEMU TCG with KASAN on a busy host a plan
- * of the merge step's case took up to 8 s, near the default cap of 10 s,
- * and one that the cap cut short was not the same as the other.
- */
-static void npa_test_strip_by(struct kunit *test, u64 seed, u64 budget,
-			      u32 algo, u64 over)
-{
-	const struct npa_plan_params p = {
-		.budget = budget,
-		.time_cap_ns = 120ULL * NSEC_PER_SEC,
-	};
-	const u32 n = 1000;
-	const u64 width = 1000000;
-	struct npa_plan_result res, again;
-	struct npa_plan_buf *b, *d;
-
-	b = npa_test_strip_twice(test, n, width, seed, &d);
-
-	KUNIT_ASSERT_EQ(test, npa_plan_nested(b, n, &p, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.algo, algo);
-	KUNIT_EXPECT_LE(test, res.peak, width + over);
-
-	KUNIT_ASSERT_EQ(test, npa_plan_nested(d, n, &p, &again), 0);
-	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
-	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
-}
-
-/*
- * Seed 593: the tiling search does not finish with this budget, and the
- * deepest partial tiling, completed from its bound on, is 2.8% over.
- */
-static void npa_plan_test_tile_fit(struct kunit *test)
-{
-	npa_test_strip_by(test, 593, 20000, NPA_PLAN_ALGO_TILE_FIT,
-			  1000000 / 20);
-}
-
-/*
- * Seed 14: the deepest partial tiling, completed with the rects starting
- * at each bound filling the gaps there by exact sums, is at the optimum.
- */
-static void npa_plan_test_tile_sums(struct kunit *test)
-{
-	npa_test_strip_by(test, 14, 20000, NPA_PLAN_ALGO_TILE_FIT, 0);
-}
-
-/*
- * Seed 30, whose tiling the tiling search does not finish with this
- * budget: the merge step merges the rects back into a few rectangles
- * and tiles those at the optimum.
- */
-static void npa_plan_test_merge(struct kunit *test)
-{
-	npa_test_strip_by(test, 30, 150000, NPA_PLAN_ALGO_MERGE, 0);
-}
-
-/*
- * A 10^6-byte x 1000-step strip cut into 3000 rectangles by guillotine
- * cuts of random direction: the guillotine step rebuilds the cut from the
- * sizes and lifetimes alone and plans it at the optimum (the other steps
- * end such strips of 6000-8000 rects up to 30% over); twice the same.
- * The budget ends the plan, not the time cap (see npa_test_strip_by()).
- */
-static void npa_plan_test_guillotine(struct kunit *test)
-{
-	const struct npa_plan_params p = {
-		.time_cap_ns = 120ULL * NSEC_PER_SEC,
-	};
-	const u32 n = 3000;
-	const u64 width = 1000000;
-	struct npa_plan_result res, again;
-	struct npa_plan_buf *b, *d;
-
-	b = npa_test_strip_twice(test, n, width, 0x5eed3000, &d);
-
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, res.peak, width);
-	KUNIT_EXPECT_EQ(test, res.algo, (u32)NPA_PLAN_ALGO_GUILLOTINE);
-
-	KUNIT_ASSERT_EQ(test, npa_plan(d, n, &p, &again), 0);
-	KUNIT_EXPECT_EQ(test, again.peak, res.peak);
-	KUNIT_EXPECT_EQ(test, memcmp(d, b, n * sizeof(*b)), 0);
-}
-
-/*
- * Tight instances whose sizes take all of u64, which the guillotine step
- * sees first: 2500 rects of one lifetime that sum to U64_MAX (a load
- * above S64_MAX, which it leaves to the other steps), and strips of two
- * steps 2^63 - 1 bytes wide, whose signed sums of sizes it compares at
- * the edge of s64 (UBSAN would report a wrap). All plans at the bound.
- */
-static void npa_plan_test_guillotine_huge(struct kunit *test)
-{
-	static const struct {
-		u64 width;
-		u32 steps, n, algo;
-	} strips[] = {
-		{ U64_MAX, 1, 2500, NPA_PLAN_ALGO_ORDER },
-		{ S64_MAX, 2, 24, NPA_PLAN_ALGO_GUILLOTINE },
-		{ S64_MAX, 2, 2500, NPA_PLAN_ALGO_ORDER },
-	};
-	struct npa_plan_result res;
 	struct npa_plan_buf *b;
-	unsigned int i;
+	u64 seed = 0x5eed;
+	u32 round;
 
-	b = kunit_kcalloc(test, 2500, sizeof(*b), GFP_KERNEL);
+	b = kunit_kcalloc(test, 16, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	for (i = 0; i < ARRAY_SIZE(strips); i++) {
-		u32 n = strips[i].n;
+	for (round = 0; round < 16; round++) {
+		u32 n = 12 + round % 5;
+		struct npa_plan_result res;
 
-		npa_test_strip(b, n, strips[i].width, strips[i].steps, 0xb16 + i);
-		KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, strips[i].width), 0);
-
+		npa_test_strip(b, n, 4096, 16, npa_test_rand(&seed));
+		KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, 4096), 0);
 		KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
 		assert_plan_valid(test, b, n, &res);
-		KUNIT_EXPECT_EQ(test, res.lower_bound, strips[i].width);
-		KUNIT_EXPECT_EQ(test, res.peak, strips[i].width);
-		KUNIT_EXPECT_EQ(test, res.algo, strips[i].algo);
+		KUNIT_EXPECT_EQ_MSG(test, res.peak, 4096ULL, "round %u", round);
 	}
-}
-
-/*
- * The tiling search places buffers end to end, so it leaves instances
- * with an alignment to the others: the plan is still valid and aligned.
- */
-static void npa_plan_test_tile_aligned(struct kunit *test)
-{
-	const u32 n = 24;
-	const u64 width = 1 << 20;
-	struct npa_plan_result res;
-	struct npa_plan_buf *b;
-
-	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	npa_test_strip(b, n, width, 64, 0xfeedf00d);
-	b[n / 2].align = 4096;
-
-	KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
-	assert_plan_valid(test, b, n, &res);
-	KUNIT_EXPECT_EQ(test, b[n / 2].offset % 4096, 0ULL);
-	KUNIT_EXPECT_NE(test, res.algo, (u32)NPA_PLAN_ALGO_TILE);
 }
 
 static struct kunit_case npa_plan_test_cases[] = {
@@ -695,16 +504,9 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_verify),
 	KUNIT_CASE_PARAM(npa_plan_test_known, npa_plan_known_gen_params),
 	KUNIT_CASE(npa_plan_test_random),
+	KUNIT_CASE(npa_plan_test_monotone),
 	KUNIT_CASE(npa_plan_test_strip),
-	KUNIT_CASE(npa_plan_test_strip_large),
-	KUNIT_CASE(npa_plan_test_strip_parts),
-	KUNIT_CASE(npa_plan_test_tile),
-	KUNIT_CASE(npa_plan_test_tile_fit),
-	KUNIT_CASE(npa_plan_test_tile_sums),
-	KUNIT_CASE(npa_plan_test_merge),
-	KUNIT_CASE(npa_plan_test_guillotine),
-	KUNIT_CASE(npa_plan_test_guillotine_huge),
-	KUNIT_CASE(npa_plan_test_tile_aligned),
+	KUNIT_CASE(npa_plan_test_tight),
 	{}
 };
 

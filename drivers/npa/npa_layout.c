@@ -558,10 +558,7 @@ static int npa_layout_place(const struct npa_ir *ir, u64 fast_window,
 			    struct npa_layout *plan,
 			    struct npa_layout_refusal *why)
 {
-	struct npa_plan_params params = {
-		.budget = budget,
-		.time_cap_ns = NPA_LAYOUT_TIME_CAP_NS,
-	};
+	struct npa_plan_params params = { .budget = budget };
 	struct npa_lower l = { .ir = ir };
 	struct npa_scratch_stats st;
 	struct npa_scratch_worth worth;

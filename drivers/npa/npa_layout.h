@@ -11,14 +11,6 @@
 
 #include "npa_ir.h"
 
-/*
- * The planner's wall-clock safety net for a graph (an ioctl): its work
- * budget bounds the searches, but a first-fit pass over 65536 buffers with
- * long random lifetimes must finish and took 10-14 s under the planner's
- * default 10 s cap. Past it the rest of the pass goes on top.
- */
-#define NPA_LAYOUT_TIME_CAP_NS	(2ULL * 1000 * 1000 * 1000)
-
 /**
  * struct npa_layout - a model's layout in its arena
  * @tensors: one placement per tensor.

@@ -40,57 +40,30 @@ struct npa_plan_buf {
 
 /**
  * struct npa_plan_params - limits of one planning run
- * @budget: work budget counted in placements (one buffer placed once); 0
- *	picks a default scaled to the instance (see Documentation/planner.rst).
- *	The plan is a deterministic function of the input and the budget.
- * @time_cap_ns: wall-clock safety net; 0 means the default
- *	(%NPA_PLAN_DEFAULT_TIME_CAP_NS). Only hit when the budget is far too
- *	large; a plan cut short by it may differ from run to run.
+ * @budget: work budget in units (a placement, or about 64 elementary steps
+ *	of a search: see Documentation/planner.rst); 0 picks the default.
+ *	The plan is a deterministic function of the input and the budget,
+ *	and twice the budget never gives a larger peak.
  */
 struct npa_plan_params {
 	u64 budget;
-	u64 time_cap_ns;
 };
-
-#define NPA_PLAN_DEFAULT_TIME_CAP_NS	(10ULL * 1000 * 1000 * 1000)
 
 /**
  * enum npa_plan_algo - how the returned plan was found
  * @NPA_PLAN_ALGO_NONE: nothing to place (no buffer of non-zero size)
  * @NPA_PLAN_ALGO_GREEDY: greedy by size with best-fit gaps (TFLite rule)
  * @NPA_PLAN_ALGO_ORDER: first fit (lowest address) in a metric order
- * @NPA_PLAN_ALGO_SUPPRESS: peak suppression (risk classes, regrouping)
  * @NPA_PLAN_ALGO_SEARCH: randomized local search over placement orders
- * @NPA_PLAN_ALGO_EXACT: the exact search, at the lower bound or at a cap
- *	above it that it bisected down to
- * @NPA_PLAN_ALGO_COMPLETE: the exact search's deepest partial plan at the
- *	lower bound, completed by the same search under a cap a little above
- * @NPA_PLAN_ALGO_SKYLINE: a greedy skyline pass (lowest valley first) under
- *	a cap, from nothing or from the exact search's deepest partial plan
- * @NPA_PLAN_ALGO_TILE: the tiling search, for instances whose load is the
- *	lower bound at every step: a plan without a free byte
- * @NPA_PLAN_ALGO_TILE_FIT: the tiling search's deepest partial tiling, the
- *	other buffers placed by best fit in the order their lifetimes start
- * @NPA_PLAN_ALGO_MERGE: buffers merged into rectangles (two of one lifetime
- *	stacked, two of one size back to back in time) and the rectangles
- *	planned as a smaller instance
- * @NPA_PLAN_ALGO_GUILLOTINE: a guillotine tiling rebuilt from the sizes and
- *	lifetimes, its stalled pieces (if any) planned as a smaller instance
+ * @NPA_PLAN_ALGO_EXACT: the exact search (branch and bound)
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
 	NPA_PLAN_ALGO_NONE,
 	NPA_PLAN_ALGO_GREEDY,
 	NPA_PLAN_ALGO_ORDER,
-	NPA_PLAN_ALGO_SUPPRESS,
 	NPA_PLAN_ALGO_SEARCH,
 	NPA_PLAN_ALGO_EXACT,
-	NPA_PLAN_ALGO_COMPLETE,
-	NPA_PLAN_ALGO_SKYLINE,
-	NPA_PLAN_ALGO_TILE,
-	NPA_PLAN_ALGO_TILE_FIT,
-	NPA_PLAN_ALGO_MERGE,
-	NPA_PLAN_ALGO_GUILLOTINE,
 	NPA_PLAN_ALGO_COUNT,
 };
 
@@ -99,8 +72,9 @@ enum npa_plan_algo {
  * @peak: arena size: max over buffers of offset + size
  * @lower_bound: max over time of the live bytes; no plan can be smaller
  * @naive: sum of all sizes (the arena without any reuse)
- * @work: placements spent
- * @plan_ns: wall-clock time of the run
+ * @work: units of work spent
+ * @plan_ns: wall-clock time of the run, measured for the caller (the
+ *	planner never reads it)
  * @algo: &enum npa_plan_algo of the plan returned
  * @greedy_peak: peak of the greedy baseline when it was computed, else 0
  */
