@@ -79,16 +79,54 @@ bool npa_plan_spend(struct npa_pctx *c, u64 units)
 	return !c->err && c->work < c->budget;
 }
 
-/* Keep the plan @off (peak @peak) if it is lower than the best so far. */
+/*
+ * The area (bytes x steps) of the plan @off above the lower bound: what
+ * ranks plans of the same peak. Of two such plans the one with less of
+ * its bytes above the bound is the better start for a search.
+ */
+u64 npa_plan_excess(const struct npa_pctx *c, const u64 *off)
+{
+	u64 ex = 0;
+	u32 i;
+
+	for (i = 0; i < c->m; i++) {
+		u64 end = off[i] + c->r[i].size;
+
+		if (end > c->lb)
+			ex = npa_sat_add(ex, npa_sat_mul(end - c->lb,
+							 c->r[i].hi - c->r[i].lo));
+	}
+	return ex;
+}
+
+/*
+ * Keep the plan @off (peak @peak) if it beats the best so far: a lower
+ * peak, or the same peak and less area above the bound.
+ */
 bool npa_plan_keep(struct npa_pctx *c, const u64 *off, u64 peak, u32 algo)
 {
-	if (peak >= c->best_peak)
+	u64 ex;
+
+	if (peak > c->best_peak)
+		return false;
+	ex = npa_plan_excess(c, off);
+	if (peak == c->best_peak && ex >= c->best_ex)
 		return false;
 	if (off != c->best_off)
 		memcpy(c->best_off, off, c->m * sizeof(*off));
 	c->best_peak = peak;
+	c->best_ex = ex;
 	c->best_algo = algo;
 	return true;
+}
+
+/*
+ * Cutoff of a constructive pass (see npa_pass()): once its peak is above
+ * the best plan's, it cannot be kept.
+ */
+u64 npa_plan_cutoff(const struct npa_pctx *c)
+{
+	return c->best_peak != U64_MAX ? c->best_peak + 1 : 0;
 }
 
 /* Descending k1, then descending k2, then ascending id. */
@@ -200,6 +238,7 @@ static int npa_pctx_init(struct npa_pctx *c, const struct npa_plan_buf *bufs,
 
 	c->m = m;
 	c->best_peak = U64_MAX;
+	c->best_ex = U64_MAX;
 	c->next_check = NPA_PLAN_CHECK_EVERY;
 	c->rng = 0x9e3779b97f4a7c15ULL;
 	c->r = kvmalloc_array(m, sizeof(*c->r), GFP_KERNEL_ACCOUNT);
@@ -252,16 +291,16 @@ err_free:
 /* Entry */
 
 /*
- * The searches, from the best constructive plan: the exact search on a
- * copy of it, over the parts of the instance small enough for it; the
- * local search on the best plan itself, when some part above the bound is
- * too large for the exact search (then each gets half of the budget left).
- * The better plan is kept. Each search only improves as its share grows,
- * and the shares depend on the instance alone, so the result does too.
+ * The searches, both from the best constructive plan: the exact search on
+ * a copy of it, over the parts of the instance small enough for it; when
+ * some part above the bound is too large for it, the local search on the
+ * best plan itself, and each gets half of the budget left. The better plan
+ * is kept. Each search only improves as its share grows, and the shares
+ * depend on the instance and the budget alone, so the result does too.
  */
 static int npa_plan_search(struct npa_pctx *c)
 {
-	u64 left = c->budget > c->work ? c->budget - c->work : 0, local = 0;
+	u64 left = c->budget > c->work ? c->budget - c->work : 0, local;
 	u64 *start, peak = 0;
 	u32 i, big;
 	int ret;
@@ -273,13 +312,11 @@ static int npa_plan_search(struct npa_pctx *c)
 		return -ENOMEM;
 	memcpy(start, c->best_off, c->m * sizeof(*start));
 	ret = npa_search(c, start, 0, &big);
-	if (ret)
-		goto out;
-	if (big) {
-		local = left / 2;
-		npa_fit_local(c, local);
-	}
-	ret = npa_search(c, start, left - local, &big);
+	local = big ? left / 2 : 0;
+	if (!ret)
+		ret = npa_search(c, start, left - local, &big);
+	if (!ret && local)
+		ret = npa_fit_local(c, local);
 	if (ret)
 		goto out;
 	for (i = 0; i < c->m; i++)

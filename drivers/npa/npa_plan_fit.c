@@ -382,40 +382,6 @@ static bool npa_pass(struct npa_pctx *c, const u32 *order, bool bestfit,
 	return true;
 }
 
-static inline u64 npa_sat_mul(u64 a, u64 b)
-{
-	u64 r;
-
-	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
-}
-
-static inline u64 npa_sat_add(u64 a, u64 b)
-{
-	u64 r;
-
-	return check_add_overflow(a, b, &r) ? U64_MAX : r;
-}
-
-/*
- * Secondary cost of the plan in c->off, which the local search moves
- * down on a plateau of equal peaks: the area (bytes x steps) above the
- * lower bound.
- */
-static u64 npa_excess(const struct npa_pctx *c)
-{
-	u64 ex = 0;
-	u32 i;
-
-	for (i = 0; i < c->m; i++) {
-		u64 end = c->off[i] + c->r[i].size;
-
-		if (end > c->lb)
-			ex = npa_sat_add(ex, npa_sat_mul(end - c->lb,
-							 c->r[i].hi - c->r[i].lo));
-	}
-	return ex;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Orders */
 
@@ -605,8 +571,7 @@ void npa_fit_greedy(struct npa_pctx *c)
 	if (c->best_peak <= c->lb)
 		return;
 	npa_order_greedy(c, c->order);
-	if (!npa_pass(c, c->order, true,
-		      c->best_peak != U64_MAX ? c->best_peak : 0))
+	if (!npa_pass(c, c->order, true, npa_plan_cutoff(c)))
 		return;
 	c->greedy_peak = c->peak;
 	npa_plan_keep(c, c->off, c->peak, NPA_PLAN_ALGO_GREEDY);
@@ -618,11 +583,16 @@ void npa_fit_orders(struct npa_pctx *c)
 	u32 metric;
 
 	for (metric = 0; metric < NPA_METRIC_COUNT; metric++) {
+		u64 work = c->work;
+
 		if (c->best_peak <= c->lb)
 			break;
 		npa_order_metric(c, metric, c->order);
-		if (npa_pass(c, c->order, false, c->best_peak))
-			npa_plan_keep(c, c->off, c->peak, NPA_PLAN_ALGO_ORDER);
+		if (!npa_pass(c, c->order, false, npa_plan_cutoff(c)))
+			continue;
+		c->pass_units = max(c->pass_units, c->work - work);
+		if (npa_plan_keep(c, c->off, c->peak, NPA_PLAN_ALGO_ORDER))
+			memcpy(c->best_order, c->order, c->m * sizeof(*c->order));
 	}
 }
 
@@ -657,24 +627,34 @@ static void npa_move(u32 *order, u32 from, u32 to)
  * above the bound); after a long stall restart from the best order with a
  * few random swaps. Anytime: the best plan only improves as it runs.
  */
-void npa_fit_local(struct npa_pctx *c, u64 budget)
+int npa_fit_local(struct npa_pctx *c, u64 budget)
 {
 	u64 cur_peak, cur_ex, stall = 0, stall_max = 64 + 4ULL * c->m;
 	u64 end = c->work + budget, *cur;
 	u32 m = c->m, i, *best = c->best_order;
 
-	if (m < 2)
-		return;
+	/* Not even one pass would end within the budget. */
+	if (m < 2 || budget < c->pass_units)
+		return 0;
 	cur = kvmalloc_array(m, sizeof(*cur), GFP_KERNEL_ACCOUNT);
 	if (!cur)
-		return;
-	npa_order_by_best(c, c->order);
-	if (!npa_pass(c, c->order, false, 0))
-		goto out;
-	memcpy(best, c->order, m * sizeof(*best));
-	memcpy(cur, c->off, m * sizeof(*cur));
-	cur_peak = c->peak;
-	cur_ex = npa_excess(c);
+		return -ENOMEM;
+	if (c->best_algo == NPA_PLAN_ALGO_ORDER) {
+		/* First fit in that order gives the best plan again. */
+		memcpy(c->order, best, m * sizeof(*best));
+		memcpy(cur, c->best_off, m * sizeof(*cur));
+		cur_peak = c->best_peak;
+		cur_ex = c->best_ex;
+	} else {
+		npa_order_by_best(c, c->order);
+		if (!npa_pass(c, c->order, false, 0))
+			goto out;
+		memcpy(best, c->order, m * sizeof(*best));
+		memcpy(cur, c->off, m * sizeof(*cur));
+		cur_peak = c->peak;
+		cur_ex = npa_plan_excess(c, c->off);
+		npa_plan_keep(c, c->off, cur_peak, NPA_PLAN_ALGO_SEARCH);
+	}
 
 	while (c->best_peak > c->lb && c->work < end && !c->err) {
 		u32 kind = npa_rand_below(c, 4), a, b;
@@ -704,7 +684,7 @@ void npa_fit_local(struct npa_pctx *c, u64 budget)
 			stall++;
 		} else {
 			peak = c->peak;
-			ex = npa_excess(c);
+			ex = npa_plan_excess(c, c->off);
 			if (npa_plan_keep(c, c->off, peak, NPA_PLAN_ALGO_SEARCH))
 				memcpy(best, c->cand, m * sizeof(*best));
 			stall = peak < cur_peak || ex < cur_ex ? 0 : stall + 1;
@@ -726,13 +706,14 @@ void npa_fit_local(struct npa_pctx *c, u64 budget)
 			if (!npa_pass(c, c->order, false, 0))
 				break;
 			cur_peak = c->peak;
-			cur_ex = npa_excess(c);
+			cur_ex = npa_plan_excess(c, c->off);
 			memcpy(cur, c->off, m * sizeof(*cur));
 			stall = 0;
 		}
 	}
 out:
 	kvfree(cur);
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */

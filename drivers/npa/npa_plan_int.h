@@ -8,7 +8,9 @@
 #define _NPA_PLAN_INT_H_
 
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/log2.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 
 #include "npa_plan.h"
@@ -82,9 +84,12 @@ struct npa_key {
  * @tree: occupancy index of the passes
  * @prof: live bytes over the sections, for the metric orders
  * @off: offsets of the plan in progress; @peak: its top
- * @best_off: best plan so far; @best_peak, @best_algo: its peak, source
+ * @best_off: best plan so far; @best_peak, @best_ex, @best_algo: its peak,
+ *	its area above the bound (npa_plan_excess()), where it came from
  * @greedy_peak: peak of the greedy-by-size plan
- * @order, @cand, @best_order: placement orders (m each)
+ * @pass_units: the most units a complete first-fit pass took
+ * @order, @cand: placement orders (m each); @best_order: the first-fit
+ *	order of the best plan when it came from one (NPA_PLAN_ALGO_ORDER)
  * @keys: sort scratch (m)
  * @rng: the local search's pseudo-random state
  */
@@ -98,13 +103,28 @@ struct npa_pctx {
 	struct npa_tree tree;
 	struct npa_profile prof;
 	u64 *off, peak;
-	u64 *best_off, best_peak;
+	u64 *best_off, best_peak, best_ex;
 	u32 best_algo;
 	u64 greedy_peak;
+	u64 pass_units;
 	u32 *order, *cand, *best_order;
 	struct npa_key *keys;
 	u64 rng;
 };
+
+static inline u64 npa_sat_mul(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+static inline u64 npa_sat_add(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_add_overflow(a, b, &r) ? U64_MAX : r;
+}
 
 /* Is @b a buffer npa_plan() accepts? 0 or -EINVAL. */
 static inline int npa_plan_check_buf(const struct npa_plan_buf *b)
@@ -122,7 +142,9 @@ static inline int npa_plan_check_buf(const struct npa_plan_buf *b)
 
 /* npa_plan.c */
 bool npa_plan_spend(struct npa_pctx *c, u64 units);
+u64 npa_plan_excess(const struct npa_pctx *c, const u64 *off);
 bool npa_plan_keep(struct npa_pctx *c, const u64 *off, u64 peak, u32 algo);
+u64 npa_plan_cutoff(const struct npa_pctx *c);
 void npa_plan_order_by_keys(struct npa_key *keys, u32 n, u32 *order);
 
 /* npa_plan_bound.c */
@@ -133,7 +155,7 @@ int npa_fit_init(struct npa_pctx *c);
 void npa_fit_free(struct npa_pctx *c);
 void npa_fit_greedy(struct npa_pctx *c);
 void npa_fit_orders(struct npa_pctx *c);
-void npa_fit_local(struct npa_pctx *c, u64 budget);
+int npa_fit_local(struct npa_pctx *c, u64 budget);
 
 /* npa_plan_search.c */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big);
