@@ -7,7 +7,9 @@
  * Every plan is checked with npa_plan_verify(); a failed check prints the
  * buffers with their offsets. Lifetimes are half-open [lo, hi) throughout.
  * Sizes are kept small so that the suite runs in seconds under QEMU TCG
- * with KASAN.
+ * with KASAN. The host self-test (tools/npactl/tests/plan_selftest.c) runs
+ * this same suite through the shim tools/include/kunit/test.h; the
+ * instances come from the generators the benchmark uses (npa_plan_gen.h).
  */
 
 #include <kunit/test.h>
@@ -19,6 +21,7 @@
 #include <linux/string.h>
 
 #include "npa_plan.h"
+#include "npa_plan_gen.h"
 
 #define NPA_TEST_MAX_BUFS	8
 
@@ -59,15 +62,6 @@ static struct npa_plan_buf *npa_test_copy(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
 	memcpy(c, b, n * sizeof(*c));
 	return c;
-}
-
-/* Deterministic test PRNG (xorshift64). */
-static u64 npa_test_rand(u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -312,27 +306,36 @@ static void npa_plan_test_known(struct kunit *test)
 /* ---------------------------------------------------------------------- */
 /* Properties on random instances */
 
+/*
+ * @n random buffers (npa_gen_random()); one in 8 of size 0, one in 6
+ * aligned to up to 4 KiB, or, with @huge, each 2^55 bytes larger and one
+ * in 7 aligned to 1 MiB, so that no sum or alignment in the planner may
+ * wrap.
+ */
 static void npa_test_random_bufs(struct npa_plan_buf *b, u32 n, u32 steps,
-				 u64 max, u64 *s)
+				 u64 max, bool huge, u64 *s)
 {
 	u32 i;
 
+	npa_gen_random(b, n, steps, max, npa_gen_next(s));
 	for (i = 0; i < n; i++) {
-		u32 lo = npa_test_rand(s) % steps;
-
-		memset(&b[i], 0, sizeof(b[i]));
-		b[i].lo = lo;
-		b[i].hi = lo + 1 + npa_test_rand(s) % (steps - lo);
-		b[i].size = npa_test_rand(s) % 8 ? 1 + npa_test_rand(s) % max : 0;
-		if (!(npa_test_rand(s) % 6))
-			b[i].align = 1ULL << (npa_test_rand(s) % 13);
+		if (huge) {
+			b[i].size += 1ULL << 55;
+			b[i].align = i % 7 ? 0 : NPA_PLAN_MAX_ALIGN;
+			continue;
+		}
+		if (!npa_gen_below(s, 8))
+			b[i].size = 0;
+		if (!npa_gen_below(s, 6))
+			b[i].align = 1ULL << npa_gen_below(s, 13);
 	}
 }
 
 /*
- * Random instances: the plan is valid, at or above the lower bound (which
- * npa_plan_lower_bound() agrees with), never worse than the baseline, and
- * the same input with the same budget gives the same plan.
+ * Random instances, some with sizes near 2^56: the plan is valid, at or
+ * above the lower bound (which npa_plan_lower_bound() agrees with), never
+ * worse than the baseline, and the same input with the same budget gives
+ * the same plan.
  */
 static void npa_plan_test_random(struct kunit *test)
 {
@@ -350,10 +353,11 @@ static void npa_plan_test_random(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, d);
 
 	for (round = 0; round < 24; round++) {
-		u32 n = 1 + npa_test_rand(&seed) % 40;
+		u32 n = 1 + npa_gen_below(&seed, 40);
 
 		npa_test_random_bufs(b, n, 2 + round % 16,
-				     round % 3 ? 1000 : 1ULL << 40, &seed);
+				     round % 3 ? 1000 : 1ULL << 40, round % 6 == 5,
+				     &seed);
 		memcpy(g, b, n * sizeof(*b));
 		memcpy(d, b, n * sizeof(*b));
 
@@ -373,58 +377,21 @@ static void npa_plan_test_random(struct kunit *test)
 }
 
 /*
- * Cut a @width-byte x @steps-step strip into @want rectangles by random
- * guillotine cuts (the largest piece first). The offsets are the cut
- * itself: a plan at the optimum, the strip width.
- */
-static void npa_test_strip(struct npa_plan_buf *b, u32 want, u64 width,
-			   u32 steps, u64 seed)
-{
-	u32 n = 1, i, big;
-
-	/* Rectangles as [offset, offset + size) x [lo, hi): start whole. */
-	b[0] = (struct npa_plan_buf)BUF(width, 0, steps, 0);
-	while (n < want) {
-		struct npa_plan_buf *q;
-
-		for (big = 0, i = 1; i < n; i++)
-			if (b[i].size * (b[i].hi - b[i].lo) >
-			    b[big].size * (b[big].hi - b[big].lo))
-				big = i;
-		q = &b[big];
-		b[n] = *q;
-		if (q->hi - q->lo > 1 &&
-		    (q->size < 2 || npa_test_rand(&seed) & 1)) {
-			u32 cut = q->lo + 1 + npa_test_rand(&seed) % (q->hi - q->lo - 1);
-
-			q->hi = cut;
-			b[n].lo = cut;
-		} else {
-			u64 cut = 1 + npa_test_rand(&seed) % (q->size - 1);
-
-			b[n].offset = q->offset + cut;
-			b[n].size = q->size - cut;
-			q->size = cut;
-		}
-		n++;
-	}
-}
-
-/*
- * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts:
- * the optimum is the strip width, and npa finds it.
+ * A 2^20-byte x 64-step strip cut into 24 rectangles by guillotine cuts
+ * (npa_gen_guillotine()): the optimum is the strip width, and npa finds
+ * it.
  */
 static void npa_plan_test_strip(struct kunit *test)
 {
 	const struct npa_plan_params p = { .budget = 200000 };
-	const u32 n = 24;
 	const u64 width = 1 << 20;
 	struct npa_plan_result res;
 	struct npa_plan_buf *b;
+	u32 n;
 
-	b = kunit_kcalloc(test, n, sizeof(*b), GFP_KERNEL);
+	b = kunit_kcalloc(test, 24, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	npa_test_strip(b, n, width, 64, 0xfeedf00d);
+	n = npa_gen_guillotine(b, 24, width, 64, 0xfeedf00d, true);
 	/* The cut itself is a valid plan at the optimum. */
 	KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
 
@@ -450,13 +417,14 @@ static void npa_plan_test_monotone(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
 	for (round = 0; round < 8; round++) {
-		u32 n = 20 + npa_test_rand(&seed) % 40;
+		u32 n = 20 + npa_gen_below(&seed, 40);
 		u64 budget, last = U64_MAX;
 
 		if (round & 1)
-			npa_test_strip(b, n, 1 << 16, 32, npa_test_rand(&seed));
+			n = npa_gen_guillotine(b, n, 1 << 16, 32,
+					       npa_gen_next(&seed), true);
 		else
-			npa_test_random_bufs(b, n, 24, 1000, &seed);
+			npa_test_random_bufs(b, n, 24, 1000, false, &seed);
 		for (budget = 16; budget <= 1 << 16; budget *= 2) {
 			const struct npa_plan_params p = { .budget = budget };
 			struct npa_plan_result res;
@@ -489,7 +457,7 @@ static void npa_plan_test_tight(struct kunit *test)
 		u32 n = 12 + round % 5;
 		struct npa_plan_result res;
 
-		npa_test_strip(b, n, 4096, 16, npa_test_rand(&seed));
+		n = npa_gen_guillotine(b, n, 4096, 16, npa_gen_next(&seed), true);
 		KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, 4096), 0);
 		KUNIT_ASSERT_EQ(test, npa_plan(b, n, NULL, &res), 0);
 		assert_plan_valid(test, b, n, &res);

@@ -9,11 +9,8 @@
 #include <linux/types.h>
 
 #include "npa_plan.h"
-
-/* splitmix64: the next pseudo-random number of @state. */
-u64 npa_gen_next(u64 *state);
-/* Uniform in [0, n) (n > 0). */
-u64 npa_gen_below(u64 *state, u64 n);
+/* npa_gen_next(), npa_gen_below(), npa_gen_random(), npa_gen_guillotine() */
+#include "../../kunit/npa_plan_gen.h"
 
 /*
  * Cut a full strip of @width bytes x @steps steps into @n rectangles by
@@ -28,7 +25,7 @@ u32 npa_gen_strip(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 
 /*
  * The same with each cut across time or across the addresses at random,
- * whatever the shape of the piece (as npa_test_strip() of the KUnit suite
+ * whatever the shape of the piece (as the KUnit suite
  * cuts): longer and thinner pieces, harder to plan.
  */
 u32 npa_gen_cut(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
@@ -43,10 +40,6 @@ u32 npa_gen_cut(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
  */
 u32 npa_gen_sweep(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
 		  u64 seed);
-
-/* @n buffers with random lifetimes in [0, @steps) and sizes in [1, @max]. */
-void npa_gen_random(struct npa_plan_buf *b, u32 n, u32 steps, u64 max,
-		    u64 seed);
 
 /*
  * A trace-like instance: a chain of layers where each step allocates a few
