@@ -359,8 +359,11 @@ static u64 npa_fit_best(struct npa_pctx *c, const struct npa_rect *r)
  * Place the buffers of @order (all of them) from scratch, first fit or
  * best fit; each placement costs a unit and the list entries it looked at
  * another per NPA_PLAN_STEPS_PER_UNIT. A non-zero @cutoff stops the pass
- * once the peak reaches it (the plan cannot win). Returns true when all
- * buffers were placed; the plan is then in c->off, its peak in c->peak.
+ * once the peak reaches it (the plan cannot win); so does the end of the
+ * budget once there is a plan: a run costs its budget plus at most the
+ * first pass, and a larger budget only lets more passes end. Returns true
+ * when all buffers were placed; the plan is then in c->off, its peak in
+ * c->peak.
  */
 static bool npa_pass(struct npa_pctx *c, const u32 *order, bool bestfit,
 		     u64 cutoff)
@@ -375,8 +378,10 @@ static bool npa_pass(struct npa_pctx *c, const u32 *order, bool bestfit,
 		c->tree.steps = 0;
 		off = bestfit ? npa_fit_best(c, r) : npa_fit_lowest(c, r);
 		npa_tree_add(c, order[i], off);
-		npa_plan_spend(c, 1 + c->tree.steps / NPA_PLAN_STEPS_PER_UNIT);
-		if (c->err || (cutoff && c->peak >= cutoff))
+		if (!npa_plan_spend(c, 1 + c->tree.steps / NPA_PLAN_STEPS_PER_UNIT) &&
+		    (c->err || c->best_peak != U64_MAX))
+			return false;
+		if (cutoff && c->peak >= cutoff)
 			return false;
 	}
 	return true;
