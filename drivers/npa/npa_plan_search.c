@@ -6,46 +6,53 @@
 /**
  * DOC: npa planner exact search
  *
- * A branch and bound over canonical plans. Drop every buffer of a plan as
- * low as it goes: each then sits at offset 0 or directly on top of a
- * buffer whose lifetime overlaps its own, and the peak is no higher. Take
- * the buffers of such a plan by (offset, rank) for any fixed ranking: the
- * next one sits exactly on the floor of its lifetime, the highest top of
- * the buffers placed so far that live during it. The search builds plans
- * in that order: at each level it places, at its floor, an unplaced buffer
- * whose (floor, rank) comes after that of the last one placed; every
- * optimal plan is one of the leaves, and no plan is reached twice.
+ * A branch and bound over canonical plans under a cap. Drop every buffer
+ * of a plan as low as it goes: each then sits at offset 0 or directly on
+ * top of a buffer whose lifetime overlaps its own, and the peak is no
+ * higher. The search builds such plans by offset, from the bottom up. At
+ * each level, the height is the lowest offset at which an unplaced buffer
+ * can still go (its floor: the highest top of the placed buffers that
+ * live during it), and the level takes a point at that height, one
+ * section of time: each child puts there one of the buffers that can
+ * cover it, the last one leaves it empty (its section then only holds
+ * buffers that sit higher, on buffers placed later). The children split
+ * the plans below the level: every canonical plan under the cap is one
+ * leaf, and no plan is reached twice. The point is the one with the
+ * fewest children (first fail): where the cap leaves no room to waste,
+ * a point only one buffer can cover costs no choice.
  *
- * Pruning, all of it O(n log n) a level (npa_run_bound()):
- *
- * - the per-section bound: the buffers still to place that live in a
- *   section stack up above the lowest position any of them can still take
- *   (its floor, or above the last offset placed if the floor is lower: it
- *   can then only sit on a buffer placed later; above the offset placed
- *   for those of a lower rank at the same floor); that plus their bytes
- *   must stay within the cap. The test only gets harder as the offset
- *   grows, so the first candidate that fails it ends the level;
- * - inference: a buffer whose floor plus size is above the cap ends the
- *   level at once;
- * - symmetry: of two buffers of the same size, alignment and lifetime the
- *   one with the lower index goes first.
+ * Pruning, O(n log n) a level (npa_run_bound()): the buffers still to
+ * place that live in a section stack up above the lowest offset any of
+ * them can still take; that plus their bytes must stay within the cap.
+ * Where no unplaced buffer crosses from one section to the next, the
+ * unplaced buffers form independent components: the search finishes one
+ * before it starts the next, and a component that has no plan under the
+ * cap fails the level that split them, whatever the others did (no
+ * search through their choices again). Of two buffers of the same size,
+ * alignment and lifetime, the one with the lower index goes first.
  *
  * The floors are a segment tree; a placement saves the O(log n) nodes it
  * changes on a trail and is undone from it, never copied. The instance
  * splits at the steps no lifetime crosses; each part is searched alone.
- * Two runs search each part for each ranking of its buffers (by size, by
- * lifetime, by area, by start): one with the lower bound as its cap, one
- * halfway between what is proven and the best plan so far (npa_srch_cap()).
- * Their deep partial plans are completed by first fit. They take turns on
- * one thread, each resuming where it stopped, in quanta that double every
- * round. The schedule does not depend on the budget, so a larger budget
- * only runs it further: the plan never gets worse. The search stops at
- * the lower bound or at a proof that the part's plan is optimal.
+ * Two runs search each part for each ranking of its buffers (the order in
+ * which a level tries them): one with the cap at what is proven (at first
+ * the lower bound; when it has searched everything, the cap is proven too
+ * low and goes up), one just below the best plan so far (it starts again
+ * from the root under each better plan). A run restarts from the root
+ * after a number of levels that follows the Luby sequence, with its
+ * ranking perturbed: a depth-first search that went wrong near the root
+ * does not search that subtree to the end. Their deep partial plans are
+ * completed by first fit. The runs take turns on one thread, each
+ * resuming where it stopped, in quanta that double every round. The
+ * schedule does not depend on the budget, so a larger budget only runs it
+ * further: the plan never gets worse. The search stops at the lower bound
+ * or at a proof that the part's plan is optimal.
  */
 
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -54,16 +61,15 @@
 
 #include "npa_plan_int.h"
 
-/* Rankings of the buffers; each ranking has two runs. */
-enum npa_rankby {
-	NPA_RANK_SIZE,		/* size, then lifetime length */
-	NPA_RANK_LENGTH,	/* lifetime length, then size */
-	NPA_RANK_AREA,		/* size x length, then size */
-	NPA_RANK_START,		/* start, then size x length */
-	NPA_RANK_COUNT,
-};
+/*
+ * Rankings of the buffers (keys compared in turn, larger first; each
+ * ranking has two runs): T is the most bytes live at one time during a
+ * buffer's lifetime, W its length, A its area, S its size.
+ */
+static const char npa_rankings[][4] = { "TAW", "WAT", "TWA", "SWA" };
+#define NPA_RANK_COUNT	ARRAY_SIZE(npa_rankings)
 
-/* Runs: for each ranking one at the bound, one halfway (npa_srch_cap()). */
+/* Runs: for each ranking one at the bound, one below the best plan. */
 #define NPA_SEARCH_RUNS		(2 * NPA_RANK_COUNT)
 /* Largest part searched; a level of the search costs O(its buffers). */
 #define NPA_SEARCH_MAX		2048
@@ -72,16 +78,45 @@ enum npa_rankby {
  * time of a placement of a first-fit pass.
  */
 #define NPA_SEARCH_STEPS_PER_UNIT	96
+/* Levels of a run before its first restart, per buffer of the part. */
+#define NPA_SEARCH_RESTART	4
+/* A restart moves a buffer in the ranking by up to 1/NPA_SEARCH_SHAKE. */
+#define NPA_SEARCH_SHAKE	4
 /* First quantum of a run, in units; it doubles every round. */
 #define NPA_SEARCH_QUANTUM	32
 
-/* One level of a run. */
+/* npa_frame.last: the point left empty; the level has no child left. */
+#define NPA_EMPTY		U32_MAX
+#define NPA_DONE		(U32_MAX - 1)
+/* No pending component. */
+#define NPA_NONE		U32_MAX
+
+/*
+ * One level of a run: a point (section @j at height @q) and which of the
+ * buffers that can cover it does, or that none does; the component of the
+ * instance the point is in, and the ones left for later.
+ */
 struct npa_frame {
-	u64 cq;			/* the last candidate tried here: its floor, */
-	u32 crank;		/* and its rank + 1 (0: none yet) */
-	u32 id;			/* the buffer placed at this level, or U32_MAX */
+	u64 q;			/* height of the point */
+	u64 peak;		/* top of the plan at this level */
+	u64 prev;		/* the point left empty: the mark of @j before */
+	u32 j;			/* section of the point */
+	u32 last;		/* rank + 1 of the last buffer tried, or NPA_EMPTY */
+	u32 id;			/* the buffer placed at the point, or U32_MAX */
 	u32 tr;			/* trail mark before that placement */
-	u64 peak;		/* top of the plan before it */
+	u32 x, y;		/* the component: sections [x, y) */
+	u32 pend, alloc;	/* pending components: list head, entries used */
+	u32 own;		/* first level of a pending component: its owner */
+};
+
+/*
+ * A component of the unplaced buffers left for later by level @own: the
+ * sections [@x, @y), to be searched from height @q. A list linked by
+ * @next, entries allocated in the order of the levels.
+ */
+struct npa_pend {
+	u64 q;
+	u32 x, y, own, next;
 };
 
 /* A node of the floor tree before a placement changed it. */
@@ -94,7 +129,6 @@ struct npa_trail {
 struct npa_run {
 	u32 *rank;		/* of each buffer */
 	u32 *byrank;		/* the buffers in the order of their rank */
-	u32 deep;		/* depth of the last partial plan completed */
 	u64 *f;			/* floor of each unplaced buffer at this level */
 	u64 *off;
 	/*
@@ -103,13 +137,28 @@ struct npa_run {
 	 * node's whole range, @mx the highest floor in it.
 	 */
 	u64 *mx, *tag;
+	/*
+	 * The points left empty: a max tree over the sections of the height
+	 * + 1 of the last one in each (0: none).
+	 */
+	u64 *mk;
 	u64 *u;			/* unplaced bytes live in each section */
 	u8 *placed;
-	struct npa_frame *fr;	/* n + 1 levels */
+	struct npa_frame *fr;	/* @maxdepth + 2 levels */
+	struct npa_pend *pe;	/* 2 * ns + 2 */
 	struct npa_trail *tr;	/* n * 4 * (log2(tsize) + 1) */
-	u32 ntr, depth;
-	u64 cap;		/* the lower bound, or halfway (npa_srch_cap()) */
+	u32 ntr, depth, maxdepth;
+	u32 np;			/* buffers placed */
+	u32 by;			/* the ranking */
+	u32 restarts;		/* restarts from the root so far */
+	u64 nodes, limit;	/* levels since the last restart, and its limit */
+	u64 rng;		/* state of the perturbation of the ranking */
+	u64 step;		/* not at the bound: the cap is that below the best */
+	u32 deep;		/* @np of the last partial plan completed */
+	u64 cap;		/* plans above it are cut off */
+	bool at_bound;		/* the cap follows what is proven */
 	bool done;		/* searched to the end */
+	bool cut;		/* some level was cut off for lack of frames */
 };
 
 /* The search of one part of the instance (buffers @ids[0, @n)). */
@@ -120,11 +169,16 @@ struct npa_srch {
 	u32 *a, *b;		/* lifetimes in sections of the part */
 	u64 *size, *amask;
 	u32 *twin;		/* same size and lifetime, lower index, or U32_MAX */
-	u64 proven;		/* no plan of the part is lower */
+	u64 *tl;		/* most bytes live at one time in each lifetime */
+	u64 g;			/* every offset and size is a multiple of it */
+	u64 proven;		/* no plan of the part is lower (or need be) */
 	u64 best;		/* peak of the best plan of the part */
 	u64 *best_off;
-	u64 *low, *soft;	/* scratch of npa_run_bound(): 2 * tsize */
-	u32 tsize;		/* leaves of their trees, a power of two */
+	u64 *pos;		/* scratch of a level: lowest offset of a buffer */
+	u64 *low;		/* scratch of a level: 2 * tsize */
+	s32 *cnt, *cross;	/* scratch of a level: ns + 1 each */
+	u32 *first;		/* ns + 1: the first buffer that starts there or later */
+	u32 tsize;		/* leaves of the trees, a power of two */
 	u64 *cmp_off;		/* scratch of npa_run_fill() */
 	u8 *cmp_in;
 	struct npa_iv *ivs;
@@ -138,6 +192,17 @@ static u64 npa_align(u64 x, u64 amask)
 	return (x + amask) & ~amask;
 }
 
+static u64 npa_gcd(u64 x, u64 y)
+{
+	while (y) {
+		u64 t = x - div64_u64(x, y) * y;
+
+		x = y;
+		y = t;
+	}
+	return x;
+}
+
 static bool npa_run_overlap(const struct npa_srch *s, u32 i, u32 j)
 {
 	return s->a[j] < s->b[i] && s->a[i] < s->b[j];
@@ -149,31 +214,58 @@ static void npa_run_save(struct npa_run *d, u32 x)
 	d->tr[d->ntr++] = (struct npa_trail){ x, d->mx[x], d->tag[x] };
 }
 
-/* The highest floor over sections [@a, @b) in @d. */
-static u64 npa_run_floor(const struct npa_srch *s, const struct npa_run *d,
-			 u32 a, u32 b)
+/* The highest value of the nodes of @t (@size leaves) tiling [@a, @b). */
+static u64 npa_tree_max(const u64 *t, u32 size, u32 a, u32 b)
 {
-	u32 l = a + s->tsize, r = b + s->tsize, x;
+	u32 l = a + size, r = b + size;
 	u64 h = 0;
 
-	/* The nodes that tile the range, and the tags above its two ends. */
-	for (x = l >> 1; x; x >>= 1)
-		h = max(h, d->tag[x]);
-	for (x = (r - 1) >> 1; x; x >>= 1)
-		h = max(h, d->tag[x]);
 	for (; l < r; l >>= 1, r >>= 1) {
 		if (l & 1)
-			h = max(h, d->mx[l++]);
+			h = max(h, t[l++]);
 		if (r & 1)
-			h = max(h, d->mx[--r]);
+			h = max(h, t[--r]);
 	}
 	return h;
 }
 
+/* The highest floor over sections [@a, @b) in @d. */
+static u64 npa_run_floor(const struct npa_srch *s, const struct npa_run *d,
+			 u32 a, u32 b)
+{
+	u64 h = npa_tree_max(d->mx, s->tsize, a, b);
+	u32 x;
+
+	/* The tags above the two ends of the range. */
+	for (x = (a + s->tsize) >> 1; x; x >>= 1)
+		h = max(h, d->tag[x]);
+	for (x = (b - 1 + s->tsize) >> 1; x; x >>= 1)
+		h = max(h, d->tag[x]);
+	return h;
+}
+
+/* The highest mark over sections [@a, @b) in @d (a plain max tree). */
+static u64 npa_run_mark(const struct npa_srch *s, const struct npa_run *d,
+			u32 a, u32 b)
+{
+	return npa_tree_max(d->mk, s->tsize, a, b);
+}
+
+/* Set the mark of section @j of @d to @v. */
+static void npa_run_set_mark(struct npa_srch *s, struct npa_run *d, u32 j,
+			     u64 v)
+{
+	u32 x = j + s->tsize;
+
+	d->mk[x] = v;
+	for (x >>= 1; x; x >>= 1)
+		d->mk[x] = max(d->mk[2 * x], d->mk[2 * x + 1]);
+	s->steps += ilog2(s->tsize) + 1;
+}
+
 /*
- * Place buffer @i at @q in run @d at its current level: the floors of its
- * sections become its top, higher than any floor there (@q is at least
- * their highest).
+ * Place buffer @i at @q in run @d: the floors of its sections become its
+ * top, higher than any floor there (@q is at least their highest).
  */
 static void npa_run_place(struct npa_srch *s, struct npa_run *d, u32 i, u64 q)
 {
@@ -183,8 +275,6 @@ static void npa_run_place(struct npa_srch *s, struct npa_run *d, u32 i, u64 q)
 
 	fr->id = i;
 	fr->tr = d->ntr;
-	fr->peak = d->depth ? max(fr[-1].peak, d->off[fr[-1].id] +
-				  s->size[fr[-1].id]) : 0;
 	for (x = l >> 1; x; x >>= 1)
 		npa_run_save(d, x);
 	for (x = (r - 1) >> 1; x; x >>= 1)
@@ -209,92 +299,20 @@ static void npa_run_place(struct npa_srch *s, struct npa_run *d, u32 i, u64 q)
 	for (j = s->a[i]; j < s->b[i]; j++)
 		d->u[j] -= s->size[i];
 	d->placed[i] = 1;
+	d->np++;
 	d->off[i] = q;
-	for (j = 0; j < s->n; j++)
+	/* The unplaced buffers it meets are in its component, from @x. */
+	for (j = s->first[fr->x]; j < s->first[s->b[i]]; j++)
 		if (!d->placed[j] && npa_run_overlap(s, i, j))
 			d->f[j] = max(d->f[j], top);
-	s->steps += s->n + 4 * ilog2(s->tsize) + 4 + s->b[i] - s->a[i];
+	s->steps += s->first[s->b[i]] - s->first[fr->x] + 4 * ilog2(s->tsize) +
+		    4 + s->b[i] - s->a[i];
 }
 
-/*
- * The per-section bound for a placement at @q: every buffer still to
- * place goes at or above its floor and at or above @q, above @q if its
- * floor is lower (it can then only sit on a buffer placed later), and
- * those live in one section stack up; so every section must
- * hold its unplaced bytes above max(@q, its floor) under @cap. Whichever
- * buffer goes at @q, the test is the same (it lives only in sections
- * whose floor is at most @q, and its bytes move from above the floor to
- * on it), and it only gets harder as @q grows: the first candidate that
- * fails it ends the level (NPA_BOUND_LEVEL). Buffer @id at @q also puts
- * every unplaced buffer of a lower rank whose floor is at most @q above
- * @q (the order of the search); if that breaks the bound, only @id fails
- * (NPA_BOUND_BUFFER).
- */
-enum { NPA_BOUND_OK, NPA_BOUND_BUFFER, NPA_BOUND_LEVEL };
-
-static int npa_run_bound(struct npa_srch *s, struct npa_run *d, u32 id,
-			 u64 q, u64 cap)
+/* Undo the placement of the child of level @fr of @d. */
+static void npa_run_unplace(struct npa_srch *s, struct npa_run *d,
+			    struct npa_frame *fr)
 {
-	u64 *low = s->low, *soft = s->soft;
-	u32 i, j, sz = s->tsize;
-	int ret = 0;
-
-	/*
-	 * low[], soft[]: segment trees over the sections; a buffer sets the
-	 * O(log) nodes that tile its lifetime to the least of what they hold
-	 * and its floor, and pushing the nodes down to the leaves gives each
-	 * section the least floor of the buffers live in it.
-	 */
-	for (j = 1; j < 2 * sz; j++) {
-		low[j] = U64_MAX;
-		soft[j] = U64_MAX;
-	}
-	for (i = 0; i < s->n; i++) {
-		u64 x, y;
-		u32 l, r;
-
-		if (d->placed[i])
-			continue;
-		x = npa_align(d->f[i], s->amask[i]);
-		if (x < q)	/* only on top of a buffer placed later */
-			x = npa_align(q + 1, s->amask[i]);
-		y = x;
-		if (x == q && i != id && d->rank[i] < d->rank[id])
-			y = npa_align(q + 1, s->amask[i]);
-		for (l = s->a[i] + sz, r = s->b[i] + sz; l < r; l >>= 1, r >>= 1) {
-			if (l & 1) {
-				low[l] = min(low[l], x);
-				soft[l] = min(soft[l], y);
-				l++;
-			}
-			if (r & 1) {
-				r--;
-				low[r] = min(low[r], x);
-				soft[r] = min(soft[r], y);
-			}
-			s->steps++;
-		}
-	}
-	for (j = 2; j < sz + s->ns; j++) {
-		low[j] = min(low[j], low[j / 2]);
-		soft[j] = min(soft[j], soft[j / 2]);
-	}
-	s->steps += s->n + 2 * sz;
-	for (j = 0; j < s->ns; j++) {
-		if (!d->u[j])
-			continue;
-		if (low[sz + j] + d->u[j] > cap)
-			return NPA_BOUND_LEVEL;
-		if (soft[sz + j] + d->u[j] > cap)
-			ret = NPA_BOUND_BUFFER;
-	}
-	return ret;
-}
-
-/* Undo the placement at the current level of @d. */
-static void npa_run_undo(struct npa_srch *s, struct npa_run *d)
-{
-	struct npa_frame *fr = &d->fr[d->depth];
 	u32 i = fr->id, j;
 
 	while (d->ntr > fr->tr) {
@@ -306,63 +324,295 @@ static void npa_run_undo(struct npa_srch *s, struct npa_run *d)
 	for (j = s->a[i]; j < s->b[i]; j++)
 		d->u[j] += s->size[i];
 	d->placed[i] = 0;
+	d->np--;
 	fr->id = U32_MAX;
 	/* The floors it raised, from the tree: no trail per buffer. */
-	for (j = 0; j < s->n; j++) {
+	for (j = s->first[fr->x]; j < s->first[s->b[i]]; j++) {
 		if (d->placed[j] || !npa_run_overlap(s, i, j))
 			continue;
 		d->f[j] = npa_run_floor(s, d, s->a[j], s->b[j]);
 		s->steps += 2 * ilog2(s->tsize) + 2;
 	}
-	s->steps += s->n + s->b[i] - s->a[i];
+	s->steps += s->first[s->b[i]] - s->first[fr->x] + s->b[i] - s->a[i];
 }
 
 /*
- * The next buffer to try at the current level of @d: the least (floor,
- * rank) after the level's cursor, among the unplaced buffers whose twin
- * (if any) is placed. U32_MAX when there is none, or when a buffer cannot
- * fit under @cap anywhere (the level is dead).
+ * Can unplaced buffer @i go at height @q, the height of the level, in
+ * @d? Only at its floor, and not over a point left empty at @q.
  */
-static u32 npa_run_next(struct npa_srch *s, struct npa_run *d, u64 cap,
-			u64 *qp)
+static bool npa_run_fits(struct npa_srch *s, const struct npa_run *d, u32 i,
+			 u64 q)
 {
-	const struct npa_frame *fr = &d->fr[d->depth];
-	u32 j, best = U32_MAX, br = 0;
-	u64 bq = 0;
+	if (npa_align(d->f[i], s->amask[i]) != q)
+		return false;
+	s->steps += ilog2(s->tsize) + 1;
+	return npa_run_mark(s, d, s->a[i], s->b[i]) <= q;
+}
 
-	s->steps += s->n;
-	for (j = 0; j < s->n; j++) {
-		u64 q;
+/*
+ * The lowest offset at which each unplaced buffer of the component
+ * [@x, @y) of @d can go, in s->pos (U64_MAX: above @qp, the height of the
+ * parent level: the search places the buffers of a component by offset,
+ * so a buffer below it, or at it over a point left empty there, can only
+ * go on top of a buffer placed later). Returns the least of them: the
+ * height of the level; U64_MAX if every buffer is above @qp, 0 with *@none
+ * set if the component has no unplaced buffer.
+ */
+static u64 npa_run_pos(struct npa_srch *s, const struct npa_run *d, u32 x,
+		       u32 y, u64 qp, bool *none)
+{
+	u64 q = U64_MAX;
+	u32 i;
 
-		if (d->placed[j])
+	*none = true;
+	for (i = s->first[x]; i < s->first[y]; i++) {
+		u64 p;
+
+		if (d->placed[i])
 			continue;
-		q = npa_align(d->f[j], s->amask[j]);
-		if (q + s->size[j] > cap)
-			return U32_MAX;
-		if (s->twin[j] != U32_MAX && !d->placed[s->twin[j]])
+		*none = false;
+		p = npa_align(d->f[i], s->amask[i]);
+		if (p < qp || (p == qp && !npa_run_fits(s, d, i, qp)))
+			p = U64_MAX;
+		s->pos[i] = p;
+		q = min(q, p);
+	}
+	s->steps += s->first[y] - s->first[x];
+	return *none ? 0 : q;
+}
+
+/*
+ * The bound at height @q in the component [@x, @y): every unplaced buffer
+ * goes at or above s->pos (above @q where that is U64_MAX), and those
+ * live in one section stack up: the least lowest offset of a section's
+ * buffers plus their bytes must stay within @cap.
+ */
+static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
+			  u32 y, u64 q, u64 cap)
+{
+	u32 i, j, sz = roundup_pow_of_two(y - x);
+	u64 *low = s->low;
+
+	/* A tree of the component's sections alone. */
+	for (j = 1; j < 2 * sz; j++)
+		low[j] = U64_MAX;
+	for (i = s->first[x]; i < s->first[y]; i++) {
+		u64 p = s->pos[i];
+		u32 l, r;
+
+		if (d->placed[i])
 			continue;
-		if (q < fr->cq || (q == fr->cq && d->rank[j] < fr->crank))
-			continue;
-		if (best == U32_MAX || q < bq || (q == bq && d->rank[j] < br)) {
-			best = j;
-			bq = q;
-			br = d->rank[j];
+		if (p == U64_MAX)
+			p = npa_align(q + s->g, s->amask[i]);
+		for (l = s->a[i] - x + sz, r = s->b[i] - x + sz; l < r;
+		     l >>= 1, r >>= 1) {
+			if (l & 1) {
+				low[l] = min(low[l], p);
+				l++;
+			}
+			if (r & 1) {
+				r--;
+				low[r] = min(low[r], p);
+			}
+			s->steps++;
 		}
 	}
-	*qp = bq;
-	return best;
+	for (j = 2; j < sz + y - x; j++)
+		low[j] = min(low[j], low[j / 2]);
+	s->steps += 2 * sz + s->first[y] - s->first[x];
+	for (j = x; j < y; j++)
+		if (d->u[j] && low[sz + j - x] + d->u[j] > cap)
+			return false;
+	return true;
+}
+
+/*
+ * Choose the point of a level at height @q in the component [@x, @y) of
+ * @d: the section that the fewest buffers can cover (first fail; the
+ * lowest such section on a tie). Split the component where no unplaced
+ * buffer crosses from one section to the next: *@px, *@py get the part
+ * with the point, the others go on the pending list @head from @alloc,
+ * owned by this level. Returns the section, or U32_MAX if none.
+ */
+static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u32 x, u32 y,
+			 u64 q, u64 cap, u32 *px, u32 *py, u32 *head,
+			 u32 *alloc)
+{
+	s32 *cnt = s->cnt, *cross = s->cross, c, k;
+	u32 i, j, pick = U32_MAX, from;
+	u64 best = U64_MAX;
+
+	memset(cnt + x, 0, (y - x + 1) * sizeof(*cnt));
+	memset(cross + x, 0, (y - x + 1) * sizeof(*cross));
+	for (i = s->first[x]; i < s->first[y]; i++) {
+		if (d->placed[i])
+			continue;
+		cross[s->a[i] + 1]++;
+		cross[s->b[i]]--;
+		if (s->pos[i] != q)
+			continue;
+		if (s->twin[i] != U32_MAX && !d->placed[s->twin[i]])
+			continue;
+		cnt[s->a[i]]++;
+		cnt[s->b[i]]--;
+	}
+	for (j = x, c = 0; j < y; j++) {
+		u64 ways;
+
+		c += cnt[j];
+		if (c <= 0)
+			continue;
+		/* The point can also be left empty if the bytes still fit. */
+		ways = c + (q + s->g + d->u[j] <= cap);
+		if (ways < best) {
+			best = ways;
+			pick = j;
+		}
+	}
+	s->steps += s->first[y] - s->first[x] + 2 * (y - x);
+	if (pick == U32_MAX)
+		return pick;
+	/* Components: runs of sections with unplaced bytes, crossed. */
+	for (j = x, k = 0, from = x; j <= y; j++) {
+		k += j > x ? cross[j] : 0;
+		if (j < y && (j == from || k > 0))
+			continue;
+		if (j > from && d->u[from]) {
+			if (pick >= from && pick < j) {
+				*px = from;
+				*py = j;
+			} else {
+				struct npa_pend *pe = &d->pe[(*alloc)++];
+
+				*pe = (struct npa_pend){ q, from, j,
+							 d->depth, *head };
+				*head = pe - d->pe;
+			}
+		}
+		from = j;
+	}
+	return pick;
+}
+
+enum { NPA_LEVEL_OK, NPA_LEVEL_LEAF, NPA_LEVEL_FAIL };
+
+/*
+ * A new level of @d: its height, the bound, its point. When the
+ * component of the parent level is complete, the level goes on with the
+ * next pending one (or is a leaf: a plan of the whole part).
+ */
+static int npa_run_level(struct npa_srch *s, struct npa_run *d, u64 cap)
+{
+	struct npa_frame *fr = &d->fr[d->depth], *up = fr - 1;
+	u32 x = 0, y = s->ns, head = NPA_NONE, alloc = 0;
+	u64 qp = 0, q;
+	bool none;
+
+	if (d->depth) {
+		x = up->x;
+		y = up->y;
+		head = up->pend;
+		alloc = up->alloc;
+		qp = up->q;
+	}
+	fr->own = U32_MAX;
+	for (;;) {
+		q = npa_run_pos(s, d, x, y, qp, &none);
+		if (!none)
+			break;
+		if (head == NPA_NONE)
+			return NPA_LEVEL_LEAF;
+		x = d->pe[head].x;
+		y = d->pe[head].y;
+		qp = d->pe[head].q;
+		fr->own = d->pe[head].own;
+		head = d->pe[head].next;
+	}
+	if (q == U64_MAX || !npa_run_bound(s, d, x, y, q, cap))
+		return NPA_LEVEL_FAIL;
+	fr->j = npa_run_point(s, d, x, y, q, cap, &fr->x, &fr->y, &head,
+			      &alloc);
+	fr->q = q;
+	fr->pend = head;
+	fr->alloc = alloc;
+	fr->last = 0;
+	fr->id = U32_MAX;
+	return fr->j == U32_MAX ? NPA_LEVEL_FAIL : NPA_LEVEL_OK;
+}
+
+/*
+ * The next child of the current level of @d: the next buffer in the
+ * order of the ranking that covers the level's point, else leaving the
+ * point empty (once). False when the level has no child left.
+ */
+static bool npa_run_child(struct npa_srch *s, struct npa_run *d, u64 cap)
+{
+	struct npa_frame *fr = &d->fr[d->depth];
+	u32 i, next = U32_MAX;
+
+	if (fr->last == NPA_EMPTY || fr->last == NPA_DONE)
+		return false;
+	/* The least rank from @last on of the buffers that cover the point. */
+	for (i = s->first[fr->x]; i < s->first[fr->j + 1]; i++) {
+		if (d->placed[i] || s->b[i] <= fr->j || d->rank[i] < fr->last)
+			continue;
+		if (next != U32_MAX && d->rank[i] > d->rank[next])
+			continue;
+		if (s->twin[i] != U32_MAX && !d->placed[s->twin[i]])
+			continue;
+		if (npa_run_fits(s, d, i, fr->q))
+			next = i;
+	}
+	s->steps += s->first[fr->j + 1] - s->first[fr->x];
+	if (next != U32_MAX) {
+		fr->last = d->rank[next] + 1;
+		npa_run_place(s, d, next, fr->q);
+		fr[1].peak = max(fr->peak, fr->q + s->size[next]);
+		return true;
+	}
+	fr->last = NPA_EMPTY;
+	if (fr->q + s->g + d->u[fr->j] > cap)
+		return false;
+	fr->prev = d->mk[fr->j + s->tsize];
+	npa_run_set_mark(s, d, fr->j, fr->q + 1);
+	fr[1].peak = fr->peak;
+	return true;
+}
+
+/* Undo the child of the current level of @d. */
+static void npa_run_undo(struct npa_srch *s, struct npa_run *d)
+{
+	struct npa_frame *fr = &d->fr[d->depth];
+
+	if (fr->id != U32_MAX)
+		npa_run_unplace(s, d, fr);
+	else if (fr->last == NPA_EMPTY)
+		npa_run_set_mark(s, d, fr->j, fr->prev);
 }
 
 /* A leaf: a plan of the whole part. */
 static void npa_run_leaf(struct npa_srch *s, struct npa_run *d)
 {
-	const struct npa_frame *fr = &d->fr[d->depth - 1];
-	u64 peak = max(fr->peak, d->off[fr->id] + s->size[fr->id]);
+	u64 peak = d->fr[d->depth].peak;
 
 	if (peak < s->best) {
 		s->best = peak;
 		memcpy(s->best_off, d->off, s->n * sizeof(*d->off));
 	}
+	d->step *= 2;
+}
+
+/*
+ * The cap of a run below the best plan: @step below it, at most halfway
+ * down to what is proven. The step doubles each time the run finds a plan
+ * under its cap and halves each time it restarts without one.
+ */
+static u64 npa_run_below(struct npa_srch *s, struct npa_run *d)
+{
+	u64 half = (s->best - s->proven) / 2;
+
+	d->step = max(s->g, min(d->step, half));
+	return max(s->best - d->step, s->proven);
 }
 
 /* Address ranges by start, for npa_run_fill(). */
@@ -419,84 +669,92 @@ static void npa_run_fill(struct npa_srch *s, struct npa_run *d)
 	}
 }
 
-/* Run @d for @units of work, or until it is done or the part is. */
-static void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units)
+/* A key of buffer @i of @s for a ranking. */
+static u64 npa_rank_key(const struct npa_srch *s, char k, u32 i)
 {
-	u64 end = s->steps + units * NPA_SEARCH_STEPS_PER_UNIT;
+	u64 len = s->b[i] - s->a[i];
 
-	while (!d->done && s->best > s->proven && s->steps < end) {
-		u64 cap = min(d->cap, s->best - 1), q;
-		struct npa_frame *fr;
-		int bound;
-		u32 i;
-
-		i = npa_run_next(s, d, cap, &q);
-		bound = i != U32_MAX ? npa_run_bound(s, d, i, q, cap) : 0;
-		if (i == U32_MAX || bound == NPA_BOUND_LEVEL) {
-			if (!d->depth) {
-				d->done = true;
-				break;
-			}
-			d->depth--;
-			npa_run_undo(s, d);
-			continue;
-		}
-		fr = &d->fr[d->depth];
-		fr->cq = q;
-		fr->crank = d->rank[i] + 1;
-		if (bound == NPA_BOUND_BUFFER)
-			continue;
-		npa_run_place(s, d, i, q);
-		fr[1] = (struct npa_frame){ .cq = q, .crank = fr->crank,
-					    .id = U32_MAX };
-		/* A leaf backtracks at once: no buffer is left to try. */
-		if (++d->depth == s->n) {
-			npa_run_leaf(s, d);
-			continue;
-		}
-		/*
-		 * Each time a run gets 1/16 of the part deeper than before, its
-		 * partial plan (most of a good plan), completed.
-		 */
-		if (d->depth >= d->deep + s->n / 16 + 1) {
-			d->deep = d->depth;
-			npa_run_fill(s, d);
-		}
+	switch (k) {
+	case 'T':
+		return s->tl[i];
+	case 'W':
+		return len;
+	case 'A':
+		return s->size[i] * len;
+	default:
+		return s->size[i];
 	}
 }
 
-/* The rank of each buffer of the part under @by. */
+struct npa_rank_ctx {
+	const struct npa_srch *s;
+	const char *by;
+};
+
+static int npa_rank_cmp(const void *x, const void *y, const void *priv)
+{
+	const struct npa_rank_ctx *rc = priv;
+	u32 i = *(const u32 *)x, j = *(const u32 *)y, k;
+
+	for (k = 0; k < 3; k++) {
+		u64 p = npa_rank_key(rc->s, rc->by[k], i);
+		u64 q = npa_rank_key(rc->s, rc->by[k], j);
+
+		if (p != q)
+			return p > q ? -1 : 1;
+	}
+	return i < j ? -1 : i > j;
+}
+
+/* The rank of each buffer of the part under ranking @by. */
 static void npa_srch_rank(struct npa_srch *s, u32 by, u32 *rank, u32 *order)
+{
+	struct npa_rank_ctx rc = { s, npa_rankings[by] };
+	u32 i;
+
+	for (i = 0; i < s->n; i++)
+		order[i] = i;
+	sort_r(order, s->n, sizeof(*order), npa_rank_cmp, NULL, &rc);
+	for (i = 0; i < s->n; i++)
+		rank[order[i]] = i;
+}
+
+/* The @i-th term (from 1) of the Luby sequence: 1 1 2 1 1 2 4 1 ... */
+static u64 npa_luby(u64 i)
+{
+	u32 k;
+
+	for (;;) {
+		for (k = 1; (1ULL << k) - 1 < i; k++)
+			;
+		if (i == (1ULL << k) - 1)
+			return 1ULL << (k - 1);
+		i -= (1ULL << (k - 1)) - 1;
+	}
+}
+
+/*
+ * The ranking of @d for its next restart: its own at first, then
+ * perturbed: each buffer moves by a pseudo-random fraction of the part.
+ */
+static void npa_run_shuffle(struct npa_srch *s, struct npa_run *d)
 {
 	struct npa_key *keys = s->c->keys;
 	u32 i;
 
+	npa_srch_rank(s, d->by, d->rank, d->byrank);
+	if (!d->restarts)
+		return;
 	for (i = 0; i < s->n; i++) {
-		u64 len = s->b[i] - s->a[i], area = s->size[i] * len;
-
+		d->rng = d->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		keys[i].k1 = 2ULL * s->n - d->rank[i] -
+			     (d->rng >> 33) % (s->n / NPA_SEARCH_SHAKE + 1);
+		keys[i].k2 = 0;
 		keys[i].id = i;
-		switch (by) {
-		case NPA_RANK_SIZE:
-			keys[i].k1 = s->size[i];
-			keys[i].k2 = len;
-			break;
-		case NPA_RANK_LENGTH:
-			keys[i].k1 = len;
-			keys[i].k2 = s->size[i];
-			break;
-		case NPA_RANK_AREA:
-			keys[i].k1 = area;
-			keys[i].k2 = s->size[i];
-			break;
-		default:
-			keys[i].k1 = U32_MAX - s->a[i];
-			keys[i].k2 = area;
-			break;
-		}
 	}
-	npa_plan_order_by_keys(keys, s->n, order);
+	npa_plan_order_by_keys(keys, s->n, d->byrank);
 	for (i = 0; i < s->n; i++)
-		rank[order[i]] = i;
+		d->rank[d->byrank[i]] = i;
 }
 
 static void npa_run_free(struct npa_run *d)
@@ -507,9 +765,11 @@ static void npa_run_free(struct npa_run *d)
 	kvfree(d->off);
 	kvfree(d->mx);
 	kvfree(d->tag);
+	kvfree(d->mk);
 	kvfree(d->u);
 	kvfree(d->placed);
 	kvfree(d->fr);
+	kvfree(d->pe);
 	kvfree(d->tr);
 }
 
@@ -522,6 +782,7 @@ static void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap)
 	memset(d->f, 0, s->n * sizeof(*d->f));
 	memset(d->mx, 0, 2 * s->tsize * sizeof(*d->mx));
 	memset(d->tag, 0, 2 * s->tsize * sizeof(*d->tag));
+	memset(d->mk, 0, 2 * s->tsize * sizeof(*d->mk));
 	memset(d->u, 0, s->ns * sizeof(*d->u));
 	for (i = 0; i < s->n; i++) {
 		for (j = s->a[i]; j < s->b[i]; j++)
@@ -529,20 +790,25 @@ static void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap)
 		s->steps += s->b[i] - s->a[i];
 	}
 	memset(&d->fr[0], 0, sizeof(d->fr[0]));
-	d->fr[0].id = U32_MAX;
 	d->ntr = 0;
 	d->depth = 0;
-	d->deep = 0;
-	d->done = false;
+	d->np = 0;
+	/* A restart under the same cap completes only deeper plans. */
+	if (cap != d->cap)
+		d->deep = 0;
+	d->cut = false;
 	d->cap = cap;
+	d->done = npa_run_level(s, d, cap) != NPA_LEVEL_OK;
 }
 
 static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
-			u64 cap)
+			bool at_bound)
 {
 	u32 n = s->n;
 
 	memset(d, 0, sizeof(*d));
+	/* A level places a buffer or leaves a point empty. */
+	d->maxdepth = 2 * n + s->ns;
 	d->rank = kvmalloc_array(n, sizeof(*d->rank), GFP_KERNEL_ACCOUNT);
 	d->byrank = kvmalloc_array(n, sizeof(*d->byrank), GFP_KERNEL_ACCOUNT);
 	d->f = kvcalloc(n, sizeof(*d->f), GFP_KERNEL_ACCOUNT);
@@ -551,20 +817,114 @@ static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
 			       GFP_KERNEL_ACCOUNT);
 	d->tag = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*d->tag),
 				GFP_KERNEL_ACCOUNT);
+	d->mk = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*d->mk),
+			       GFP_KERNEL_ACCOUNT);
 	d->u = kvcalloc(s->ns, sizeof(*d->u), GFP_KERNEL_ACCOUNT);
 	d->placed = kvcalloc(n, sizeof(*d->placed), GFP_KERNEL_ACCOUNT);
-	d->fr = kvcalloc((size_t)n + 1, sizeof(*d->fr), GFP_KERNEL_ACCOUNT);
+	d->fr = kvcalloc((size_t)d->maxdepth + 2, sizeof(*d->fr),
+			 GFP_KERNEL_ACCOUNT);
+	d->pe = kvmalloc_array(2 * (size_t)s->ns + 2, sizeof(*d->pe),
+			       GFP_KERNEL_ACCOUNT);
 	/* A placement saves at most 4 nodes a level of the floor tree. */
 	d->tr = kvmalloc_array((size_t)n * 4 * (ilog2(s->tsize) + 1),
 			       sizeof(*d->tr), GFP_KERNEL_ACCOUNT);
 	if (!d->rank || !d->byrank || !d->f || !d->off || !d->mx || !d->tag ||
-	    !d->u || !d->placed || !d->fr || !d->tr) {
+	    !d->mk || !d->u || !d->placed || !d->fr || !d->pe || !d->tr) {
 		npa_run_free(d);
 		return -ENOMEM;
 	}
-	npa_srch_rank(s, by, d->rank, d->byrank);
-	npa_run_reset(s, d, cap);
+	d->at_bound = at_bound;
+	d->by = by;
+	d->rng = by * 2 + at_bound;
+	d->limit = NPA_SEARCH_RESTART * (u64)n;
+	npa_run_shuffle(s, d);
+	d->step = max(s->g, (s->best - s->proven) / 2);
+	npa_run_reset(s, d, at_bound ? s->proven : npa_run_below(s, d));
 	return 0;
+}
+
+/*
+ * Leave the current level of @d, which has no child left: back to its
+ * parent; from the first level of a pending component, back to the level
+ * that left it for later, which then has no child left either (the
+ * components do not meet: the others cannot make this one fit).
+ */
+static void npa_run_back(struct npa_srch *s, struct npa_run *d)
+{
+	u32 own = d->fr[d->depth].own;
+
+	if (!d->depth) {
+		d->done = true;
+		return;
+	}
+	if (own == U32_MAX) {
+		d->depth--;
+		npa_run_undo(s, d);
+		return;
+	}
+	while (d->depth > own) {
+		d->depth--;
+		npa_run_undo(s, d);
+	}
+	d->fr[own].last = NPA_DONE;
+}
+
+/*
+ * Run @d for @units of work, or until it is done or the part is. A run
+ * keeps its cap until it ends: below the best plan (it then starts
+ * again from the root under the new best), or at what is proven.
+ */
+static void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units)
+{
+	u64 end = s->steps + units * NPA_SEARCH_STEPS_PER_UNIT;
+
+	while (!d->done && s->best > s->proven && s->steps < end) {
+		int r = NPA_LEVEL_FAIL;
+
+		if (d->cap >= s->best) {
+			/* A better plan: the next one as far below it. */
+			d->nodes = 0;
+			npa_run_reset(s, d, npa_run_below(s, d));
+			continue;
+		}
+		if (++d->nodes > d->limit) {
+			d->restarts++;
+			d->nodes = 0;
+			d->limit = NPA_SEARCH_RESTART * (u64)s->n *
+				   npa_luby(d->restarts + 1);
+			npa_run_shuffle(s, d);
+			/* None found: aim closer to the best plan. */
+			if (!d->at_bound)
+				d->step = max(s->g, d->step / 2);
+			npa_run_reset(s, d, d->at_bound ? d->cap :
+				      npa_run_below(s, d));
+			continue;
+		}
+		if (!npa_run_child(s, d, d->cap)) {
+			npa_run_back(s, d);
+			continue;
+		}
+		d->depth++;
+		if (d->depth > d->maxdepth) {
+			d->cut = true;
+			d->fr[d->depth].own = U32_MAX;
+		} else {
+			r = npa_run_level(s, d, d->cap);
+		}
+		if (r == NPA_LEVEL_LEAF) {
+			npa_run_leaf(s, d);
+		} else if (r == NPA_LEVEL_FAIL) {
+			npa_run_back(s, d);
+		} else if (d->np >= d->deep + s->n / 16 + 1) {
+			/*
+			 * Each time a run gets 1/16 of the part deeper than
+			 * before, its partial plan (most of a good plan),
+			 * completed.
+			 */
+			d->deep = d->np;
+			npa_run_fill(s, d);
+		}
+	}
 }
 
 /* Buffers of equal size, alignment and lifetime: the lower index first. */
@@ -595,9 +955,13 @@ static void npa_srch_free(struct npa_srch *s)
 	kvfree(s->size);
 	kvfree(s->amask);
 	kvfree(s->twin);
+	kvfree(s->tl);
 	kvfree(s->best_off);
+	kvfree(s->pos);
 	kvfree(s->low);
-	kvfree(s->soft);
+	kvfree(s->cnt);
+	kvfree(s->cross);
+	kvfree(s->first);
 	kvfree(s->cmp_off);
 	kvfree(s->cmp_in);
 	kvfree(s->ivs);
@@ -611,7 +975,7 @@ static void npa_srch_free(struct npa_srch *s)
 static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 			 const u64 *off, const u32 *ids, u32 n, u32 s0, u32 ns)
 {
-	u32 i, k, *by = c->cand;
+	u32 i, j, k, *by = c->cand;
 
 	memset(s, 0, sizeof(*s));
 	s->c = c;
@@ -624,17 +988,24 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 	s->size = kvmalloc_array(n, sizeof(*s->size), GFP_KERNEL_ACCOUNT);
 	s->amask = kvmalloc_array(n, sizeof(*s->amask), GFP_KERNEL_ACCOUNT);
 	s->twin = kvmalloc_array(n, sizeof(*s->twin), GFP_KERNEL_ACCOUNT);
+	s->tl = kvcalloc(n, sizeof(*s->tl), GFP_KERNEL_ACCOUNT);
 	s->best_off = kvmalloc_array(n, sizeof(*s->best_off), GFP_KERNEL_ACCOUNT);
 	s->tsize = roundup_pow_of_two(max(ns, 1U));
+	s->pos = kvmalloc_array(n, sizeof(*s->pos), GFP_KERNEL_ACCOUNT);
 	s->low = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*s->low),
 				GFP_KERNEL_ACCOUNT);
-	s->soft = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*s->soft),
-				 GFP_KERNEL_ACCOUNT);
+	s->cnt = kvmalloc_array((size_t)ns + 1, sizeof(*s->cnt),
+				GFP_KERNEL_ACCOUNT);
+	s->cross = kvmalloc_array((size_t)ns + 1, sizeof(*s->cross),
+				  GFP_KERNEL_ACCOUNT);
+	s->first = kvmalloc_array((size_t)ns + 1, sizeof(*s->first),
+				  GFP_KERNEL_ACCOUNT);
 	s->cmp_off = kvmalloc_array(n, sizeof(*s->cmp_off), GFP_KERNEL_ACCOUNT);
 	s->cmp_in = kvmalloc_array(n, sizeof(*s->cmp_in), GFP_KERNEL_ACCOUNT);
 	s->ivs = kvmalloc_array(n, sizeof(*s->ivs), GFP_KERNEL_ACCOUNT);
-	if (!s->a || !s->b || !s->size || !s->amask || !s->twin ||
-	    !s->best_off || !s->low || !s->soft || !s->cmp_off ||
+	if (!s->a || !s->b || !s->size || !s->amask || !s->twin || !s->tl ||
+	    !s->best_off || !s->pos || !s->low || !s->cnt ||
+	    !s->cross || !s->first || !s->cmp_off ||
 	    !s->cmp_in || !s->ivs)
 		goto err_nomem;
 	for (i = 0; i < n; i++) {
@@ -647,6 +1018,9 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		s->best_off[i] = off[ids[i]];
 		s->best = max(s->best, s->best_off[i] + r->size);
 		by[i] = i;
+		s->g = npa_gcd(s->g, r->size);
+		if (r->amask)
+			s->g = npa_gcd(s->g, r->amask + 1);
 	}
 	/* Twins are next to each other in this order. */
 	sort_r(by, n, sizeof(*by), npa_twin_cmp, NULL, s);
@@ -658,8 +1032,22 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		    s->size[y] == s->size[x] && s->amask[y] == s->amask[x])
 			s->twin[x] = y;
 	}
+	/* The buffers come by start (npa_search_by_start()). */
+	for (i = 0, j = 0; j <= ns; j++) {
+		while (i < n && s->a[i] < j)
+			i++;
+		s->first[j] = i;
+	}
+	/* The bytes live in each section, then the most in each lifetime. */
+	memset(s->low, 0, s->ns * sizeof(*s->low));
+	for (i = 0; i < n; i++)
+		for (j = s->a[i]; j < s->b[i]; j++)
+			s->low[j] += s->size[i];
+	for (i = 0; i < n; i++)
+		for (j = s->a[i]; j < s->b[i]; j++)
+			s->tl[i] = max(s->tl[i], s->low[j]);
 	for (k = 0; k < NPA_SEARCH_RUNS; k++)
-		if (npa_run_init(s, &s->run[k], k / 2, k & 1 ? U64_MAX : c->lb))
+		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1)))
 			goto err_nomem;
 	return 0;
 
@@ -669,28 +1057,26 @@ err_nomem:
 }
 
 /*
- * The cap of run @d before its next quantum. A run that searched to the end
- * under a cap proved that no plan of the part is that low. The runs at the
- * bound (@mid false) stop there; the others then start again from the
- * root, halfway between what is proven and the best plan so far, and while
- * they run their cap follows the best plan down. Returns false when @d has
- * nothing left to do.
+ * Before the next quantum of run @d. A run that searched to the end under
+ * its cap proved that no plan of the part is that low (peaks are
+ * multiples of s->g). It then starts again from the root: at what is now
+ * proven for a run at the bound, below the best plan for the others
+ * (npa_run_below()); so does a run at the bound when another one proved
+ * its cap too low. Returns false when @d has nothing left to do.
  */
-static bool npa_srch_cap(struct npa_srch *s, struct npa_run *d, bool mid)
+static bool npa_srch_cap(struct npa_srch *s, struct npa_run *d)
 {
-	if (d->done)
-		s->proven = max(s->proven, d->cap + 1);
-	if (s->best <= s->proven || (d->done && !mid))
-		return false;
-	if (mid) {
-		u64 half = s->proven + (s->best - 1 - s->proven) / 2;
+	if (d->done && !d->cut) {
+		u64 c = d->cap + 1;
 
-		if (d->done)
-			npa_run_reset(s, d, half);
-		else
-			d->cap = min(d->cap, half);
+		s->proven = max(s->proven, div64_u64(c + s->g - 1, s->g) * s->g);
 	}
-	return true;
+	if (s->best <= s->proven || (d->done && d->cut))
+		return false;
+	if (d->done || (d->at_bound && d->cap < s->proven))
+		npa_run_reset(s, d, d->at_bound ? s->proven :
+			      npa_run_below(s, d));
+	return !d->done;
 }
 
 /*
@@ -721,7 +1107,7 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 			u64 q = min_t(u64, (u64)NPA_SEARCH_QUANTUM << min(round, 30U),
 				      given - spent), units;
 
-			if (!npa_srch_cap(s, &s->run[k], k & 1))
+			if (!npa_srch_cap(s, &s->run[k]))
 				continue;
 			live++;
 			npa_run_go(s, &s->run[k], q);
