@@ -33,20 +33,24 @@
  *
  * The floors are a segment tree; a placement saves the O(log n) nodes it
  * changes on a trail and is undone from it, never copied. The instance
- * splits at the steps no lifetime crosses; each part is searched alone.
- * Two runs search each part for each ranking of its buffers (the order in
- * which a level tries them): one with the cap at what is proven (at first
- * the lower bound; when it has searched everything, the cap is proven too
- * low and goes up), one just below the best plan so far (it starts again
- * from the root under each better plan). A run restarts from the root
- * after a number of levels that follows the Luby sequence, with its
- * ranking perturbed: a depth-first search that went wrong near the root
- * does not search that subtree to the end. Their deep partial plans are
- * completed by first fit. The runs take turns on one thread, each
- * resuming where it stopped, in quanta that double every round. The
- * schedule does not depend on the budget, so a larger budget only runs it
- * further: the plan never gets worse. The search stops at the lower bound
- * or at a proof that the part's plan is optimal.
+ * splits at the steps no lifetime crosses; each part is searched alone,
+ * the smaller ones first. Two runs search each part for each ranking of
+ * its buffers (the order in which a level tries them): one with the cap
+ * at what is proven (at first the lower bound; when it has searched
+ * everything, the cap is proven too low and goes up), one a step below
+ * the best plan so far (at most halfway down to what is proven; the step
+ * doubles when the run finds a plan and halves when it restarts without
+ * one; it starts again from the root under each better plan). Every run
+ * starts again after a number of levels that follows the Luby sequence
+ * (8 n, 8 n, 16 n, ...) with its ranking perturbed at random: a
+ * depth-first search that went wrong near the root does not search that
+ * subtree to the end.
+ * Their deep partial plans are completed by first fit. The runs take
+ * turns on one thread, each resuming where it stopped, in quanta that
+ * double every round. The schedule does not depend on the budget, so a
+ * larger budget only runs it further: the plan never gets worse. The
+ * search stops at the lower bound or at a proof that the part's plan is
+ * optimal.
  */
 
 #include <linux/kernel.h>
@@ -79,9 +83,9 @@ static const char npa_rankings[][4] = { "TAW", "WAT", "TWA", "SWA" };
  */
 #define NPA_SEARCH_STEPS_PER_UNIT	96
 /* Levels of a run before its first restart, per buffer of the part. */
-#define NPA_SEARCH_RESTART	4
-/* A restart moves a buffer in the ranking by up to 1/NPA_SEARCH_SHAKE. */
-#define NPA_SEARCH_SHAKE	4
+#define NPA_SEARCH_RESTART	8
+/* Most units a run goes on without a look at the safety stop. */
+#define NPA_SEARCH_CHUNK	1024
 /* First quantum of a run, in units; it doubles every round. */
 #define NPA_SEARCH_QUANTUM	32
 
@@ -735,7 +739,8 @@ static u64 npa_luby(u64 i)
 
 /*
  * The ranking of @d for its next restart: its own at first, then
- * perturbed: each buffer moves by a pseudo-random fraction of the part.
+ * perturbed: each buffer moves down by a pseudo-random number of places
+ * below the number of buffers, a random order that leans to the ranking.
  */
 static void npa_run_shuffle(struct npa_srch *s, struct npa_run *d)
 {
@@ -748,7 +753,7 @@ static void npa_run_shuffle(struct npa_srch *s, struct npa_run *d)
 	for (i = 0; i < s->n; i++) {
 		d->rng = d->rng * 6364136223846793005ULL + 1442695040888963407ULL;
 		keys[i].k1 = 2ULL * s->n - d->rank[i] -
-			     (d->rng >> 33) % (s->n / NPA_SEARCH_SHAKE + 1);
+			     (u32)(d->rng >> 33) % (s->n + 1);
 		keys[i].k2 = 0;
 		keys[i].id = i;
 	}
@@ -1092,6 +1097,7 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	struct npa_srch *s;
 	u64 spent = 0, start;
 	u32 round, k, i, live;
+	bool stop = false;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
@@ -1101,21 +1107,30 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 		return 0;
 	}
 	start = s->best;
-	for (round = 0, live = 1; live && spent < given &&
-	     s->best > s->proven && !c->err; round++) {
-		for (k = 0, live = 0; k < NPA_SEARCH_RUNS && spent < given; k++) {
+	for (round = 0, live = 1; live && !stop && spent < given &&
+	     s->best > s->proven; round++) {
+		for (k = 0, live = 0; k < NPA_SEARCH_RUNS && !stop &&
+		     spent < given && s->best > s->proven; k++) {
+			struct npa_run *d = &s->run[k];
 			u64 q = min_t(u64, (u64)NPA_SEARCH_QUANTUM << min(round, 30U),
 				      given - spent), units;
 
-			if (!npa_srch_cap(s, &s->run[k]))
+			if (!npa_srch_cap(s, d))
 				continue;
 			live++;
-			npa_run_go(s, &s->run[k], q);
-			units = (s->steps - s->spent) / NPA_SEARCH_STEPS_PER_UNIT;
-			s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
-			spent += units;
-			if (!npa_plan_spend(c, units) || s->best <= s->proven)
-				break;
+			/* In chunks: the safety stop is looked at in between. */
+			while (q && !d->done && s->best > s->proven) {
+				npa_run_go(s, d, min_t(u64, q, NPA_SEARCH_CHUNK));
+				units = (s->steps - s->spent) /
+					NPA_SEARCH_STEPS_PER_UNIT;
+				s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
+				spent += units;
+				q -= min(q, max_t(u64, units, 1));
+				if (!npa_plan_spend(c, units)) {
+					stop = true;
+					break;
+				}
+			}
 		}
 	}
 	if (s->best < start)
@@ -1124,6 +1139,21 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	npa_srch_free(s);
 	kfree(s);
 	return spent;
+}
+
+/* A part of the instance: buffers ids[@i, @i + @n), sections from @s0. */
+struct npa_part {
+	u32 i, n, s0, ns;
+};
+
+/* Parts by number of buffers, then by start. */
+static int npa_part_cmp(const void *x, const void *y)
+{
+	const struct npa_part *p = x, *q = y;
+
+	if (p->n != q->n)
+		return p->n < q->n ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
 }
 
 /* Buffers by first section. */
@@ -1146,53 +1176,56 @@ static void npa_search_by_start(struct npa_pctx *c, u32 *ids)
  * split the buffers at the sections no lifetime crosses and search each
  * part whose plan is above the lower bound and that is small enough,
  * giving each a share of @budget by its number of buffers plus what the
- * parts before it left. @big gets the buffers of the parts above the
+ * parts before it left (the smaller parts go first). @big gets the buffers of the parts above the
  * bound too large to search; with a @budget of 0 only that is done.
  *
  * Return: 0, or -EINTR when stopped (the plan is then not to be used).
  */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big)
 {
-	u32 *ids, i, j, pass, total = 0;
+	struct npa_part *pt;
+	u32 *ids, i, j, k, np = 0, total = 0;
 	u64 given = 0;
 
 	ids = kvmalloc_array(c->m, sizeof(*ids), GFP_KERNEL_ACCOUNT);
-	if (!ids)
+	pt = kvmalloc_array(c->m, sizeof(*pt), GFP_KERNEL_ACCOUNT);
+	if (!ids || !pt) {
+		kvfree(ids);
+		kvfree(pt);
 		return -ENOMEM;
+	}
 	npa_search_by_start(c, ids);
 	*big = 0;
-	/* Pass 0 counts the buffers of the parts to search, pass 1 searches. */
-	for (pass = 0; pass < (budget ? 2 : 1) && !c->err; pass++) {
-		u32 end = 0;
+	for (i = 0; i < c->m; i = j) {
+		u32 end = c->r[ids[i]].b;
+		u64 top = 0;
 
-		for (i = 0; i < c->m; i = j) {
-			u64 top = 0;
-
-			end = c->r[ids[i]].b;
-			for (j = i; j < c->m && c->r[ids[j]].a < end; j++) {
-				end = max(end, c->r[ids[j]].b);
-				top = max(top, off[ids[j]] +
-					  c->r[ids[j]].size);
-			}
-			if (top <= c->lb)
-				continue;
-			if (j - i > NPA_SEARCH_MAX) {
-				*big += pass ? 0 : j - i;
-				continue;
-			}
-			if (!pass) {
-				total += j - i;
-				continue;
-			}
-			given += budget / total * (j - i) +
-				 budget % total * (j - i) / total;
-			given -= npa_search_part(c, off, ids + i, j - i,
-						 c->r[ids[i]].a,
-						 end - c->r[ids[i]].a, given);
-			if (c->err)
-				break;
+		for (j = i; j < c->m && c->r[ids[j]].a < end; j++) {
+			end = max(end, c->r[ids[j]].b);
+			top = max(top, off[ids[j]] + c->r[ids[j]].size);
 		}
+		if (top <= c->lb)
+			continue;
+		if (j - i > NPA_SEARCH_MAX) {
+			*big += j - i;
+			continue;
+		}
+		pt[np++] = (struct npa_part){ i, j - i, c->r[ids[i]].a,
+					      end - c->r[ids[i]].a };
+		total += j - i;
 	}
+	/*
+	 * The smaller parts first: what they leave of their share goes to
+	 * the larger ones after them.
+	 */
+	sort(pt, np, sizeof(*pt), npa_part_cmp, NULL);
+	for (k = 0; k < np && budget && !c->err; k++) {
+		given += budget / total * pt[k].n +
+			 budget % total * pt[k].n / total;
+		given -= npa_search_part(c, off, ids + pt[k].i, pt[k].n,
+					 pt[k].s0, pt[k].ns, given);
+	}
+	kvfree(pt);
 	kvfree(ids);
 	return c->err;
 }
