@@ -389,23 +389,34 @@ static u64 npa_run_pos(struct npa_srch *s, const struct npa_run *d, u32 x,
  * The bound at height @q in the component [@x, @y): every unplaced buffer
  * goes at or above s->pos (above @q where that is U64_MAX), and those
  * live in one section stack up: the least lowest offset of a section's
- * buffers plus their bytes must stay within @cap.
+ * buffers plus their bytes must stay within @cap. The same pass over the
+ * buffers counts, for npa_run_point(), in s->cnt the buffers that can go
+ * at @q and in s->cross the lifetimes, both as differences by section.
  */
 static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
 			  u32 y, u64 q, u64 cap)
 {
 	u32 i, j, sz = roundup_pow_of_two(y - x);
+	s32 *cnt = s->cnt, *cross = s->cross;
 	u64 *low = s->low;
 
 	/* A tree of the component's sections alone. */
 	for (j = 1; j < 2 * sz; j++)
 		low[j] = U64_MAX;
+	memset(cnt + x, 0, (y - x + 1) * sizeof(*cnt));
+	memset(cross + x, 0, (y - x + 1) * sizeof(*cross));
 	for (i = s->first[x]; i < s->first[y]; i++) {
 		u64 p = s->pos[i];
 		u32 l, r;
 
 		if (d->placed[i])
 			continue;
+		cross[s->a[i] + 1]++;
+		cross[s->b[i]]--;
+		if (p == q && (s->twin[i] == U32_MAX || d->placed[s->twin[i]])) {
+			cnt[s->a[i]]++;
+			cnt[s->b[i]]--;
+		}
 		if (p == U64_MAX)
 			p = npa_align(q + s->g, s->amask[i]);
 		for (l = s->a[i] - x + sz, r = s->b[i] - x + sz; l < r;
@@ -443,23 +454,9 @@ static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u32 x, u32 y,
 			 u32 *alloc)
 {
 	s32 *cnt = s->cnt, *cross = s->cross, c, k;
-	u32 i, j, pick = U32_MAX, from;
+	u32 j, pick = U32_MAX, from;
 	u64 best = U64_MAX;
 
-	memset(cnt + x, 0, (y - x + 1) * sizeof(*cnt));
-	memset(cross + x, 0, (y - x + 1) * sizeof(*cross));
-	for (i = s->first[x]; i < s->first[y]; i++) {
-		if (d->placed[i])
-			continue;
-		cross[s->a[i] + 1]++;
-		cross[s->b[i]]--;
-		if (s->pos[i] != q)
-			continue;
-		if (s->twin[i] != U32_MAX && !d->placed[s->twin[i]])
-			continue;
-		cnt[s->a[i]]++;
-		cnt[s->b[i]]--;
-	}
 	for (j = x, c = 0; j < y; j++) {
 		u64 ways;
 
@@ -473,7 +470,7 @@ static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u32 x, u32 y,
 			pick = j;
 		}
 	}
-	s->steps += s->first[y] - s->first[x] + 2 * (y - x);
+	s->steps += 2 * (y - x);
 	if (pick == U32_MAX)
 		return pick;
 	/* Components: runs of sections with unplaced bytes, crossed. */
