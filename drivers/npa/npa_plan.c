@@ -373,8 +373,9 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 		bufs[i].offset = 0;
 	for (i = 0; i < m; i++)
 		bufs[c->r[i].idx].offset = c->best_off[i];
+	/* The verifier allocates: only a plan it rejects is a bug. */
 	ret = npa_plan_verify(bufs, n, c->best_peak);
-	if (WARN_ON_ONCE(ret))
+	if (ret == -ENOMEM || WARN_ON_ONCE(ret))
 		goto err_ctx;
 	res->peak = c->best_peak;
 	res->lower_bound = c->lb;
