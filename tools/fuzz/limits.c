@@ -18,8 +18,8 @@
  *   overlap     N-1 CONCATs that all name one range of 3 * 2^16 operand
  *               ids: refused once the ids named pass max_operands
  *   over-*      one count above its limit: refused before any allocation
- * Budgets: 0 (the default), and UINT64_MAX, which only the 10 s time cap of
- * the planner stops.
+ * Budgets: 0 (the default), and the largest MODEL_CREATE accepts
+ * (NPA_MAX_PLAN_BUDGET, 2^24 units of work).
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -31,6 +31,9 @@
 
 #include "npa_graph.h"
 #include "npa_plan.h"
+
+/* The largest budget MODEL_CREATE accepts (npa_model.h). */
+#define LIMITS_MAX_BUDGET	(1ULL << 24)
 
 static u64 now_ns(void)
 {
@@ -226,7 +229,7 @@ static void run(const char *name, struct gb *b, u64 budget)
 	if (ret) {
 		printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %-28s %s\n", name,
 		       b->g.num_tensors, b->g.num_ops, b->g.num_operands,
-		       b->g.num_scratch, budget == UINT64_MAX ? "max" : "default",
+		       b->g.num_scratch, budget == LIMITS_MAX_BUDGET ? "max" : "default",
 		       (t1 - t0) / 1e6, "-", "refused");
 		fprintf(stderr, "%s: %d array %u[%u] field %u reason %u\n", name,
 			ret, err.array, err.index, err.field, err.reason);
@@ -242,7 +245,7 @@ static void run(const char *name, struct gb *b, u64 budget)
 	}
 	printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %9.1f  %-17s %s\n", name,
 	       b->g.num_tensors, b->g.num_ops, b->g.num_operands,
-	       b->g.num_scratch, budget == UINT64_MAX ? "max" : "default",
+	       b->g.num_scratch, budget == LIMITS_MAX_BUDGET ? "max" : "default",
 	       (t1 - t0) / 1e6, (t2 - t1) / 1e6,
 	       npa_plan_algo_name(plan.algorithm),
 	       plan.tensor_bytes == plan.lower_bound ? "(at lower bound)" : "");
@@ -279,7 +282,7 @@ int main(int argc, char **argv)
 	build_random(&b, n);
 	run("random", &b, 0);
 	if (!quick)
-		run("random", &b, UINT64_MAX);
+		run("random", &b, LIMITS_MAX_BUDGET);
 	gb_free(&b);
 	build_nested(&b, n, false, 0);
 	run("nested", &b, 0);
