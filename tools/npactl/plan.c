@@ -30,7 +30,7 @@ static void plan_usage(FILE *fp)
 		"\n"
 		"  --json         print one JSON object instead of a summary\n"
 		"  --out FILE     write id,lower,upper,size,offset to FILE ('-': stdout)\n"
-		"  --budget N     planner work budget in units (default 2^20; larger never worse)\n"
+		"  --budget N     planner work budget in units (default 2^21; larger never worse)\n"
 		"  --algo ALGO    CSV: 'npa' (default) or 'greedy' (the TFLite baseline)\n"
 		"\n"
 		"INPUT may also be a model graph, FILE.json (Documentation/graph-json.rst)\n"

@@ -436,7 +436,7 @@ enum npa_plan_kind {
  * @scratch_size: in: sizeof(struct npa_scratch_desc).
  * @flags: in: NPA_MODEL_* bits.
  * @budget: in: planner work budget in units of work (about one placement
- *	each; Documentation/planner.rst), 0 for the default (2^20); at most
+ *	each; Documentation/planner.rst), 0 for the default (2^21); at most
  *	2^24 (-EINVAL above).  The plan depends on the graph and the budget
  *	alone, and a larger budget never gives a larger arena.
  * @handle: out: model handle, valid on this open file only.
