@@ -5,7 +5,6 @@
 #ifndef __NPA_MODEL_H__
 #define __NPA_MODEL_H__
 
-#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/types.h>
@@ -17,12 +16,6 @@ struct npa_ioctl_out;
 struct npa_device;
 struct npa_region;
 struct seq_file;
-
-/*
- * Largest planner budget userspace may ask for, in placements: planning
- * stays bounded by work, far below the wall-clock safety net.
- */
-#define NPA_MAX_PLAN_BUDGET	BIT_ULL(24)
 
 /* Most models one open file may hold (-ENOSPC beyond). */
 #define NPA_MAX_MODELS_PER_FILE	64

@@ -8,7 +8,14 @@
 #ifndef _NPA_PLAN_H_
 #define _NPA_PLAN_H_
 
+#include <linux/bits.h>
 #include <linux/types.h>
+
+/*
+ * Largest planner budget userspace may ask for (MODEL_CREATE), in units of
+ * work: 8 times the default, so a plan stays bounded by its work.
+ */
+#define NPA_MAX_PLAN_BUDGET	BIT_ULL(24)
 
 /* Largest alignment a buffer may ask for. */
 #define NPA_PLAN_MAX_ALIGN	0x100000ULL	/* 1 MiB */

@@ -32,9 +32,6 @@
 #include "npa_graph.h"
 #include "npa_plan.h"
 
-/* The largest budget MODEL_CREATE accepts (npa_model.h). */
-#define LIMITS_MAX_BUDGET	(1ULL << 24)
-
 static u64 now_ns(void)
 {
 	struct timespec ts;
@@ -229,7 +226,7 @@ static void run(const char *name, struct gb *b, u64 budget)
 	if (ret) {
 		printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %-28s %s\n", name,
 		       b->g.num_tensors, b->g.num_ops, b->g.num_operands,
-		       b->g.num_scratch, budget == LIMITS_MAX_BUDGET ? "max" : "default",
+		       b->g.num_scratch, budget == NPA_MAX_PLAN_BUDGET ? "max" : "default",
 		       (t1 - t0) / 1e6, "-", "refused");
 		fprintf(stderr, "%s: %d array %u[%u] field %u reason %u\n", name,
 			ret, err.array, err.index, err.field, err.reason);
@@ -245,7 +242,7 @@ static void run(const char *name, struct gb *b, u64 budget)
 	}
 	printf("   %-12s %7u %7u %8u %7u  %-8s %9.3f %9.1f  %-17s %s\n", name,
 	       b->g.num_tensors, b->g.num_ops, b->g.num_operands,
-	       b->g.num_scratch, budget == LIMITS_MAX_BUDGET ? "max" : "default",
+	       b->g.num_scratch, budget == NPA_MAX_PLAN_BUDGET ? "max" : "default",
 	       (t1 - t0) / 1e6, (t2 - t1) / 1e6,
 	       npa_plan_algo_name(plan.algorithm),
 	       plan.tensor_bytes == plan.lower_bound ? "(at lower bound)" : "");
@@ -282,7 +279,7 @@ int main(int argc, char **argv)
 	build_random(&b, n);
 	run("random", &b, 0);
 	if (!quick)
-		run("random", &b, LIMITS_MAX_BUDGET);
+		run("random", &b, NPA_MAX_PLAN_BUDGET);
 	gb_free(&b);
 	build_nested(&b, n, false, 0);
 	run("nested", &b, 0);
