@@ -13,6 +13,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
@@ -303,6 +304,78 @@ static void npa_plan_test_known(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.peak, t->optimum);
 }
 
+/*
+ * Graphs of the fuzz corpus (tools/fuzz/corpus/graph, the planner's input
+ * as npa_layout_plan() passes it): a staircase of lifetimes with one
+ * buffer aligned to its own large size. The exact search must reach the
+ * optimum and stop there (at the bound, or having proven that no lower
+ * plan exists) on a sixteenth of the default budget: a part this small
+ * must never take the whole budget.
+ */
+#define NPA_TEST_PROOF_BUDGET	BIT_ULL(17)
+
+struct npa_plan_proof {
+	const char *name;
+	struct npa_plan_buf bufs[12];
+	u32 n;
+	u64 optimum;
+};
+
+static const struct npa_plan_proof npa_plan_proofs[] = {
+	{
+		.name = "fuzz 71bf2130: 12 buffers, at the bound",
+		.bufs = { BUF(256, 0, 11, 64), BUF(288, 1, 12, 32),
+			  BUF(384, 2, 13, 128), BUF(2048, 3, 14, 2048),
+			  BUF(512, 4, 16, 64), BUF(512, 5, 15, 16),
+			  BUF(512, 6, 17, 64), BUF(448, 7, 18, 32),
+			  BUF(768, 8, 19, 64), BUF(768, 9, 20, 64),
+			  BUF(320, 12, 13, 64), BUF(768, 18, 19, 64) },
+		.n = 12, .optimum = 6496,
+	},
+	{
+		.name = "fuzz 727d40d5: 12 buffers, at the bound",
+		.bufs = { BUF(256, 0, 11, 64), BUF(288, 1, 12, 32),
+			  BUF(384, 2, 13, 128), BUF(320, 3, 14, 64),
+			  BUF(512, 4, 15, 32), BUF(512, 5, 16, 64),
+			  BUF(512, 6, 17, 64), BUF(65536, 7, 18, 65536),
+			  BUF(768, 8, 19, 64), BUF(768, 9, 20, 64),
+			  BUF(256, 10, 11, 32), BUF(448, 17, 18, 16) },
+		.n = 12, .optimum = 70112,
+	},
+	{
+		.name = "fuzz 2d269022: 11 buffers, optimum above the bound",
+		.bufs = { BUF(256, 0, 11, 64), BUF(320, 1, 12, 64),
+			  BUF(384, 2, 13, 128), BUF(16384, 3, 14, 16384),
+			  BUF(512, 4, 16, 64), BUF(32768, 5, 15, 32768),
+			  BUF(512, 6, 17, 64), BUF(512, 7, 18, 256),
+			  BUF(768, 8, 19, 64), BUF(1024, 9, 20, 512),
+			  BUF(512, 12, 13, 256) },
+		.n = 11, .optimum = 53504,
+	},
+};
+
+static void npa_plan_proof_desc(const struct npa_plan_proof *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_plan_proof, npa_plan_proofs, npa_plan_proof_desc);
+
+static void npa_plan_test_proof(struct kunit *test)
+{
+	const struct npa_plan_proof *t = test->param_value;
+	struct npa_plan_buf *b = npa_test_copy(test, t->bufs, t->n);
+	struct npa_plan_params p = { .budget = NPA_TEST_PROOF_BUDGET };
+	struct npa_plan_result res;
+
+	KUNIT_ASSERT_EQ(test, npa_plan(b, t->n, &p, &res), 0);
+	assert_plan_valid(test, b, t->n, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, t->optimum);
+	/* It stopped there: the budget was not spent. */
+	KUNIT_EXPECT_LE_MSG(test, res.work, NPA_TEST_PROOF_BUDGET - 1,
+			    "the search did not stop at the optimum");
+}
+
 /* ---------------------------------------------------------------------- */
 /* Properties on random instances */
 
@@ -471,6 +544,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_lower_bound),
 	KUNIT_CASE(npa_plan_test_verify),
 	KUNIT_CASE_PARAM(npa_plan_test_known, npa_plan_known_gen_params),
+	KUNIT_CASE_PARAM(npa_plan_test_proof, npa_plan_proof_gen_params),
 	KUNIT_CASE(npa_plan_test_random),
 	KUNIT_CASE(npa_plan_test_monotone),
 	KUNIT_CASE(npa_plan_test_strip),

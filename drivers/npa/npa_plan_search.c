@@ -23,7 +23,9 @@
  *
  * Pruning, O(n log n) a level (npa_run_bound()): the buffers still to
  * place that live in a section stack up above the lowest offset any of
- * them can still take; that plus their bytes must stay within the cap.
+ * them can still take; that plus their bytes must stay within the cap,
+ * and so must each buffer's own lowest offset plus its size (inference:
+ * a buffer aligned to a large power of two may have no room left).
  * Where no unplaced buffer crosses from one section to the next, the
  * unplaced buffers form independent components: the search finishes one
  * before it starts the next, and a component that has no plan under the
@@ -41,11 +43,15 @@
  * the best plan so far (at most halfway down to what is proven; the step
  * doubles when the run finds a plan and halves when it restarts without
  * one; it starts again from the root under each better plan). Every run
- * starts again after a number of levels that follows the Luby sequence
- * (8 n, 8 n, 16 n, ...) with its ranking perturbed at random: a
+ * but one starts again after a number of levels that follows the Luby
+ * sequence (8 n, 8 n, 16 n, ...) with its ranking perturbed at random: a
  * depth-first search that went wrong near the root does not search that
- * subtree to the end.
- * Their deep partial plans are completed by first fit. The runs take
+ * subtree to the end. The one, the prover (the first ranking's run at
+ * what is proven), never starts again, so that a part whose tree is
+ * larger than any restart limit still gets proven; and it branches first
+ * on points that cannot be left empty: leaving a point empty hardly
+ * changes what is left to place, so that child's tree is nearly as large
+ * as its parent's. Their deep partial plans are completed by first fit. The runs take
  * turns on one thread, each resuming where it stopped, in quanta that
  * double every round. The schedule does not depend on the budget, so a
  * larger budget only runs it further: the plan never gets worse. The
@@ -161,6 +167,7 @@ struct npa_run {
 	u32 deep;		/* @np of the last partial plan completed */
 	u64 cap;		/* plans above it are cut off */
 	bool at_bound;		/* the cap follows what is proven */
+	bool prover;		/* never restarts: searches its tree to the end */
 	bool done;		/* searched to the end */
 	bool cut;		/* some level was cut off for lack of frames */
 };
@@ -419,6 +426,9 @@ static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
 		}
 		if (p == U64_MAX)
 			p = npa_align(q + s->g, s->amask[i]);
+		/* Inference: a buffer that cannot go under the cap. */
+		if (p + s->size[i] > cap)
+			return false;
 		for (l = s->a[i] - x + sz, r = s->b[i] - x + sz; l < r;
 		     l >>= 1, r >>= 1) {
 			if (l & 1) {
@@ -463,8 +473,13 @@ static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u32 x, u32 y,
 		c += cnt[j];
 		if (c <= 0)
 			continue;
-		/* The point can also be left empty if the bytes still fit. */
-		ways = c + (q + s->g + d->u[j] <= cap);
+		/*
+		 * The point can also be left empty if the bytes still fit: a
+		 * weak child, which the prover takes last of all.
+		 */
+		ways = c;
+		if (q + s->g + d->u[j] <= cap)
+			ways += d->prover ? s->n : 1;
 		if (ways < best) {
 			best = ways;
 			pick = j;
@@ -804,7 +819,7 @@ static void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap)
 }
 
 static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
-			bool at_bound)
+			bool at_bound, bool prover)
 {
 	u32 n = s->n;
 
@@ -836,6 +851,7 @@ static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
 		return -ENOMEM;
 	}
 	d->at_bound = at_bound;
+	d->prover = prover;
 	d->by = by;
 	d->rng = by * 2 + at_bound;
 	d->limit = NPA_SEARCH_RESTART * (u64)n;
@@ -889,7 +905,7 @@ static void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units)
 			npa_run_reset(s, d, npa_run_below(s, d));
 			continue;
 		}
-		if (++d->nodes > d->limit) {
+		if (++d->nodes > d->limit && !d->prover) {
 			d->restarts++;
 			d->nodes = 0;
 			d->limit = NPA_SEARCH_RESTART * (u64)s->n *
@@ -1024,6 +1040,8 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		if (r->amask)
 			s->g = npa_gcd(s->g, r->amask + 1);
 	}
+	/* Peaks of canonical plans are multiples of g. */
+	s->proven = div64_u64(s->proven + s->g - 1, s->g) * s->g;
 	/* Twins are next to each other in this order. */
 	sort_r(by, n, sizeof(*by), npa_twin_cmp, NULL, s);
 	for (i = 0; i < n; i++) {
@@ -1049,7 +1067,7 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		for (j = s->a[i]; j < s->b[i]; j++)
 			s->tl[i] = max(s->tl[i], s->low[j]);
 	for (k = 0; k < NPA_SEARCH_RUNS; k++)
-		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1)))
+		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1), !k))
 			goto err_nomem;
 	return 0;
 
