@@ -599,15 +599,139 @@ static void npa_graph_test_exec_check(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_NOT_EXECUTABLE);
-	/* A shape the op cannot produce. */
+	/* A shape the op cannot produce: the output is blamed. */
 	ops[0].params[NPA_P_ACT] = NPA_ACT_RELU;
 	t[1].dims[1] = 5;
 	KUNIT_EXPECT_EQ(test, npa_graph_validate(&g, &npa_graph_default_limits, &err),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_NOT_EXECUTABLE);
+	KUNIT_EXPECT_EQ(test, err.array, (u32)NPA_ERR_ARRAY_OPERANDS);
+	KUNIT_EXPECT_EQ(test, err.index, 1U);
+	KUNIT_EXPECT_EQ(test, err.reason, (u32)NPA_ERR_SIZE_MISMATCH);
+	KUNIT_EXPECT_EQ(test, err.value, 320ULL);
+	KUNIT_EXPECT_EQ(test, err.expected, 256ULL);
 	/* Sizes only: plannable, not runnable, not exec-checked. */
 	t[1] = (struct npa_tensor_desc){ .size = 200, .flags = NPA_TENSOR_OUTPUT };
 	KUNIT_EXPECT_FALSE(test, npa_ir_built(test, &g)->runnable);
+}
+
+/*
+ * A 3x3 convolution x [1, 3, 8, 8] * w [4, 3, 3, 3] + b [4] -> y [1, 4, 8,
+ * 8] (padding 1), its output named first in the operands array so that
+ * an operand's index there differs from its position within the op.
+ */
+struct npa_cg {
+	struct npa_tensor_desc t[4];
+	struct npa_op_desc op;
+	u32 opnd[4];
+	struct npa_graph g;
+};
+
+static void npa_cg_init(struct npa_cg *cg)
+{
+	static const u32 opnd[] = { 3, 0, 1, 2 };
+
+	memset(cg, 0, sizeof(*cg));
+	cg->t[0] = (struct npa_tensor_desc){ .dims = { 1, 3, 8, 8 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_INPUT };
+	cg->t[1] = (struct npa_tensor_desc){ .dims = { 4, 3, 3, 3 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_CONST };
+	cg->t[2] = (struct npa_tensor_desc){ .dims = { 4 },
+		.dtype = NPA_DTYPE_INT32, .flags = NPA_TENSOR_CONST };
+	cg->t[3] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_OUTPUT };
+	cg->op = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
+		.first_input = 1, .num_inputs = 3, .first_output = 0,
+		.num_outputs = 1,
+		.params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3, [NPA_P_SH] = 1,
+			    [NPA_P_SW] = 1, [NPA_P_PAD_T] = 1,
+			    [NPA_P_PAD_L] = 1, [NPA_P_SHIFT] = 7 } };
+	memcpy(cg->opnd, opnd, sizeof(opnd));
+	cg->g = (struct npa_graph){ cg->t, &cg->op, cg->opnd, NULL, 4, 1, 4, 0 };
+}
+
+/*
+ * struct npa_exec_blamed - a conv npa_exec_check() refuses, and the report
+ * @desc: what is wrong.
+ * @mutate: makes it so in npa_cg_init()'s graph.
+ * @array: the report's array, @index its element, @field, @reason.
+ * @value: what the report says the element has, @expected what it needs.
+ */
+struct npa_exec_blamed {
+	const char *desc;
+	void (*mutate)(struct npa_cg *cg);
+	u32 array, index, field, reason;
+	u64 value, expected;
+};
+
+#define CONV_BAD(name, ...)						\
+	static void npa_cg_##name(struct npa_cg *cg) { __VA_ARGS__; }
+CONV_BAD(weights_small, cg->t[1].dims[3] = 2)
+CONV_BAD(weights_big, cg->t[1].dims[2] = 5; cg->t[1].dims[3] = 5)
+CONV_BAD(weights_dtype, cg->t[1].dtype = NPA_DTYPE_UINT8)
+CONV_BAD(weights_dims, cg->t[1].dims[0] = 3; cg->t[1].dims[1] = 4)
+CONV_BAD(bias_small, cg->t[2].dims[0] = 2)
+CONV_BAD(output_small, cg->t[3].dims[2] = 6; cg->t[3].dims[3] = 6)
+CONV_BAD(output_dims, cg->t[3].dims[2] = 16; cg->t[3].dims[3] = 4)
+CONV_BAD(input_dtype, cg->t[0].dtype = NPA_DTYPE_UINT8)
+CONV_BAD(stride_zero, cg->op.params[NPA_P_SH] = 0)
+CONV_BAD(kernel_too_big, cg->op.params[NPA_P_KH] = 11)
+CONV_BAD(groups, cg->op.params[NPA_P_GROUPS] = 2)
+
+#define BLAMED(name, a, i, f, r, v, e) \
+	{ #name, npa_cg_##name, NPA_ERR_ARRAY_##a, i, NPA_ERR_FIELD_##f, \
+	  NPA_ERR_##r, v, e }
+
+static const struct npa_exec_blamed npa_exec_blames[] = {
+	/* 4 * 3 * 3 * 2 bytes where 4 * 3 * 3 * 3 are needed. */
+	BLAMED(weights_small, OPERANDS, 2, SIZE, SIZE_MISMATCH, 72, 108),
+	BLAMED(weights_big, OPERANDS, 2, SIZE, SIZE_MISMATCH, 300, 108),
+	BLAMED(weights_dtype, OPERANDS, 2, DTYPE, OPERAND_MISMATCH,
+	       NPA_DTYPE_UINT8, NPA_DTYPE_INT8),
+	BLAMED(weights_dims, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 3, 4),
+	BLAMED(bias_small, OPERANDS, 3, SIZE, SIZE_MISMATCH, 8, 16),
+	BLAMED(output_small, OPERANDS, 0, SIZE, SIZE_MISMATCH, 144, 256),
+	BLAMED(output_dims, OPERANDS, 0, DIMS, OPERAND_MISMATCH, 16, 8),
+	BLAMED(input_dtype, OPERANDS, 1, DTYPE, OPERAND_MISMATCH,
+	       NPA_DTYPE_UINT8, NPA_DTYPE_INT8),
+	BLAMED(stride_zero, OPS, 0, PARAMS, NOT_EXECUTABLE, 0, 0),
+	BLAMED(kernel_too_big, OPS, 0, PARAMS, NOT_EXECUTABLE, 0, 0),
+	BLAMED(groups, OPS, 0, PARAMS, NOT_EXECUTABLE, 0, 0),
+};
+
+static void npa_exec_blamed_desc(const struct npa_exec_blamed *b, char *desc)
+{
+	strscpy(desc, b->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_exec_blamed, npa_exec_blames, npa_exec_blamed_desc);
+
+/*
+ * A wrong operand is blamed, with the bytes (or dtype, or dim) it has and
+ * needs, and the op and tensor it concerns; wrong params blame the params.
+ */
+static void npa_graph_test_exec_blame(struct kunit *test)
+{
+	const struct npa_exec_blamed *b = test->param_value;
+	struct npa_cg *cg = kunit_kzalloc(test, sizeof(*cg), GFP_KERNEL);
+	struct npa_error err;
+
+	KUNIT_ASSERT_NOT_NULL(test, cg);
+	npa_cg_init(cg);
+	memset(&err, 0, sizeof(err));
+	KUNIT_ASSERT_EQ(test, npa_graph_validate(&cg->g, &npa_graph_default_limits,
+						 &err), 0);
+	b->mutate(cg);
+	KUNIT_ASSERT_EQ(test, npa_graph_validate(&cg->g, &npa_graph_default_limits,
+						 &err), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.array, b->array);
+	KUNIT_EXPECT_EQ(test, err.index, b->index);
+	KUNIT_EXPECT_EQ(test, err.field, b->field);
+	KUNIT_EXPECT_EQ(test, err.reason, b->reason);
+	KUNIT_EXPECT_EQ(test, err.value, b->value);
+	KUNIT_EXPECT_EQ(test, err.expected, b->expected);
+	KUNIT_EXPECT_EQ(test, err.op, 0U);
+	KUNIT_EXPECT_EQ(test, err.tensor, b->array == NPA_ERR_ARRAY_OPS ?
+			NPA_ERR_NO_INDEX : cg->opnd[b->index]);
 }
 
 /*
@@ -723,6 +847,7 @@ static struct kunit_case npa_graph_test_cases[] = {
 	KUNIT_CASE(npa_graph_test_unit_align),
 	KUNIT_CASE(npa_graph_test_refcount),
 	KUNIT_CASE(npa_graph_test_exec_check),
+	KUNIT_CASE_PARAM(npa_graph_test_exec_blame, npa_exec_blamed_gen_params),
 	KUNIT_CASE_PARAM(npa_graph_test_supplied, npa_supplied_gen_params),
 	{}
 };

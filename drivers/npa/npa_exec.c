@@ -89,6 +89,7 @@ struct npa_exec_meter {
  * @act: enum npa_ir_act.
  * @bias: the op has a bias input.
  * @meter: counts the work of a running op; NULL when only checking it.
+ * @fault: where a refusal says what it blames; NULL when not asked.
  */
 struct npa_exec_args {
 	struct npa_exec_shape x, b, y;
@@ -98,6 +99,7 @@ struct npa_exec_args {
 	u32 stride, sample, act;
 	bool bias;
 	struct npa_exec_meter *meter;
+	struct npa_exec_fault *fault;
 };
 
 static const u8 npa_exec_elem[NPA_IR_DTYPE_COUNT] = {
@@ -161,22 +163,6 @@ static u64 npa_exec_bytes(const struct npa_ir_tensor *t)
 	return bytes;
 }
 
-/* A valid tensor of @dtype with exactly the dims @d0.. (rank 1 to 4). */
-static bool npa_exec_dims(const struct npa_ir_tensor *t, u32 dtype,
-			  u64 d0, u64 d1, u64 d2, u64 d3)
-{
-	u64 want[NPA_IR_MAX_DIMS] = { d0, d1, d2, d3 };
-	int i;
-
-	if (!npa_exec_bytes(t) || t->dtype != dtype)
-		return false;
-	for (i = 0; i < NPA_IR_MAX_DIMS; i++) {
-		if (t->dims[i] != want[i])
-			return false;
-	}
-	return true;
-}
-
 /* An int8 activation [1, C, H, W]; missing trailing dims count as 1. */
 static bool npa_exec_act(const struct npa_ir_tensor *t,
 			 struct npa_exec_shape *s)
@@ -190,12 +176,6 @@ static bool npa_exec_act(const struct npa_ir_tensor *t,
 	s->w = t->dims[3] ? t->dims[3] : 1;
 	s->n = n;
 	return true;
-}
-
-static bool npa_exec_same(const struct npa_exec_shape *a,
-			  const struct npa_exec_shape *b)
-{
-	return a->c == b->c && a->h == b->h && a->w == b->w;
 }
 
 /* Parameters other than @keep are unused by the kind and must be zero. */
@@ -232,7 +212,101 @@ static bool npa_exec_out_ok(u32 in, u32 k, u32 s, u32 pad, u32 out)
 	return false;
 }
 
-/* CONV2D, DWCONV2D, MAXPOOL, AVGPOOL. */
+/*
+ * The output size of a window for @have: @have itself if it is one of the
+ * two, else the symmetric one; false if the kernel is larger than the
+ * padded input.
+ */
+static bool npa_exec_out_dim(u32 in, u32 k, u32 s, u32 pad, u32 have,
+			     u64 *out)
+{
+	u64 span = (u64)in + 2ULL * pad;
+
+	if (npa_exec_out_ok(in, k, s, pad, have))
+		*out = have;
+	else if (span >= k)
+		*out = (span - k) / s + 1;
+	else
+		return false;
+	return true;
+}
+
+/* Blame @blame of operand @k (enum npa_exec_blame); -EINVAL. */
+static int npa_exec_blame(struct npa_exec_args *a, u32 blame, u32 k,
+			  u64 value, u64 expected)
+{
+	if (a->fault)
+		*a->fault = (struct npa_exec_fault){
+			.blame = blame, .operand = k,
+			.value = value, .expected = expected,
+		};
+	return -EINVAL;
+}
+
+/*
+ * Operand @k, @t, must be a tensor of @dtype with the dims @want; with
+ * @act an activation [1, C, H, W], whose trailing dims may be left out.
+ * Blames its bytes first, then its dtype, then its first wrong dim.
+ */
+static int npa_exec_want(struct npa_exec_args *a,
+			 const struct npa_ir_tensor *t, u32 k, u32 dtype,
+			 const u64 *want, bool act)
+{
+	u64 have = npa_exec_bytes(t), need = npa_exec_elem[dtype], dim;
+	int i;
+
+	for (i = 0; i < NPA_IR_MAX_DIMS && want[i]; i++) {
+		if (check_mul_overflow(need, want[i], &need))
+			need = U64_MAX;
+	}
+	if (have != need)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_SIZE, k,
+				      have ? have : t->size, need);
+	if (t->dtype != dtype)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, k, t->dtype,
+				      dtype);
+	for (i = 0; i < NPA_IR_MAX_DIMS; i++) {
+		dim = t->dims[i];
+		if (act && i && !dim)
+			dim = 1;
+		if (dim != want[i])
+			return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, k, dim,
+					      want[i]);
+	}
+	return 0;
+}
+
+/* Operand @k, @t, must be the int8 activation [1, @c, @h, @w]. */
+static int npa_exec_want_act(struct npa_exec_args *a,
+			     const struct npa_ir_tensor *t, u32 k, u64 c,
+			     u64 h, u64 w, struct npa_exec_shape *s)
+{
+	u64 want[NPA_IR_MAX_DIMS] = { 1, c, h, w };
+	int ret = npa_exec_want(a, t, k, NPA_IR_INT8, want, true);
+
+	if (!ret)
+		npa_exec_act(t, s);
+	return ret;
+}
+
+/* Operand @k, @t, must be an int8 activation [1, C, H, W] of any size. */
+static int npa_exec_act_of(struct npa_exec_args *a,
+			   const struct npa_ir_tensor *t, u32 k,
+			   struct npa_exec_shape *s)
+{
+	if (npa_exec_act(t, s))
+		return 0;
+	if (t->dtype != NPA_IR_INT8)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, k, t->dtype,
+				      NPA_IR_INT8);
+	return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, k, t->dims[0], 1);
+}
+
+/*
+ * CONV2D, DWCONV2D, MAXPOOL, AVGPOOL.  The input and the params are taken
+ * as given; the output must be [1, Cout, OH, OW] with Cout its own for
+ * CONV2D and the input's otherwise, then the weights and bias must fit.
+ */
 static int npa_exec_check_win(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
@@ -240,14 +314,15 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 {
 	const s32 *p = op->params;
 	bool conv = op->kind == NPA_IR_CONV2D || op->kind == NPA_IR_DWCONV2D;
-	u64 taps;
+	u64 taps, oh, ow, w[NPA_IR_MAX_DIMS];
+	int ret;
 
 	if (out->n != 1 || in->n < 1 || in->n > (conv ? 3 : 1) ||
 	    (conv && in->n < 2))
 		return -EINVAL;
-	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
-	    !npa_exec_act(npa_dl(out, 0), &a->y))
-		return -EINVAL;
+	ret = npa_exec_act_of(a, npa_dl(in, 0), 0, &a->x);
+	if (ret)
+		return ret;
 	if (!npa_exec_in(p[NPA_IR_P_KH], 1, NPA_EXEC_MAX_WINDOW) ||
 	    !npa_exec_in(p[NPA_IR_P_KW], 1, NPA_EXEC_MAX_WINDOW) ||
 	    !npa_exec_in(p[NPA_IR_P_SH], 1, NPA_EXEC_MAX_WINDOW) ||
@@ -263,9 +338,17 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 	a->pt = p[NPA_IR_P_PAD_T];
 	a->pl = p[NPA_IR_P_PAD_L];
 	a->shift = p[NPA_IR_P_SHIFT];
-	if (!npa_exec_out_ok(a->x.h, a->kh, a->sh, a->pt, a->y.h) ||
-	    !npa_exec_out_ok(a->x.w, a->kw, a->sw, a->pl, a->y.w))
+	ret = npa_exec_act_of(a, npa_dl(out, 0), in->n, &a->y);
+	if (ret)
+		return ret;
+	if (!npa_exec_out_dim(a->x.h, a->kh, a->sh, a->pt, a->y.h, &oh) ||
+	    !npa_exec_out_dim(a->x.w, a->kw, a->sw, a->pl, a->y.w, &ow))
 		return -EINVAL;
+	ret = npa_exec_want_act(a, npa_dl(out, 0), in->n,
+				op->kind == NPA_IR_CONV2D ? a->y.c : a->x.c,
+				oh, ow, &a->y);
+	if (ret)
+		return ret;
 
 	switch (op->kind) {
 	case NPA_IR_CONV2D:
@@ -276,8 +359,7 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 			return -EINVAL;
 		break;
 	case NPA_IR_DWCONV2D:
-		if ((p[NPA_IR_P_GROUPS] && (u32)p[NPA_IR_P_GROUPS] != a->x.c) ||
-		    a->y.c != a->x.c)
+		if (p[NPA_IR_P_GROUPS] && (u32)p[NPA_IR_P_GROUPS] != a->x.c)
 			return -EINVAL;
 		a->groups = a->x.c;
 		break;
@@ -286,7 +368,7 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 			return -EINVAL;
 		fallthrough;
 	default:
-		if (p[NPA_IR_P_GROUPS] || a->y.c != a->x.c)
+		if (p[NPA_IR_P_GROUPS])
 			return -EINVAL;
 		a->groups = a->x.c;
 		break;
@@ -298,13 +380,20 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 		return -EINVAL;
 	if (!conv)
 		return 0;
-	if (!npa_exec_dims(npa_dl(in, 1), NPA_IR_INT8, a->y.c, a->cg,
-			   a->kh, a->kw))
-		return -EINVAL;
+	w[0] = a->y.c;
+	w[1] = a->cg;
+	w[2] = a->kh;
+	w[3] = a->kw;
+	ret = npa_exec_want(a, npa_dl(in, 1), 1, NPA_IR_INT8, w, false);
+	if (ret)
+		return ret;
 	a->bias = in->n == 3;
-	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_IR_INT32, a->y.c,
-				      0, 0, 0))
-		return -EINVAL;
+	w[1] = 0;
+	w[2] = 0;
+	w[3] = 0;
+	if (a->bias)
+		return npa_exec_want(a, npa_dl(in, 2), 2, NPA_IR_INT32, w,
+				     false);
 	return 0;
 }
 
@@ -319,12 +408,15 @@ static bool npa_exec_shift_ok(const struct npa_ir_op *op,
 	return true;
 }
 
+/* FC: the input and output are taken as given, weights and bias must fit. */
 static int npa_exec_check_fc(const struct npa_ir_op *op,
 			     const struct npa_exec_dl *in,
 			     const struct npa_exec_dl *out,
 			     struct npa_exec_args *a)
 {
 	const struct npa_ir_tensor *x, *y;
+	u64 w[NPA_IR_MAX_DIMS] = { };
+	int ret;
 
 	if (in->n < 2 || in->n > 3 || out->n != 1 || !npa_exec_shift_ok(op, a))
 		return -EINVAL;
@@ -332,32 +424,47 @@ static int npa_exec_check_fc(const struct npa_ir_op *op,
 	y = npa_dl(out, 0);
 	a->k = npa_exec_bytes(x);
 	a->outs = npa_exec_bytes(y);
-	if (!a->k || !a->outs || x->dtype != NPA_IR_INT8 ||
-	    y->dtype != NPA_IR_INT8)
-		return -EINVAL;
-	if (!npa_exec_dims(npa_dl(in, 1), NPA_IR_INT8, a->outs, a->k, 0, 0))
-		return -EINVAL;
+	if (!a->k || x->dtype != NPA_IR_INT8)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, 0, x->dtype,
+				      NPA_IR_INT8);
+	if (!a->outs || y->dtype != NPA_IR_INT8)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, in->n, y->dtype,
+				      NPA_IR_INT8);
+	w[0] = a->outs;
+	w[1] = a->k;
+	ret = npa_exec_want(a, npa_dl(in, 1), 1, NPA_IR_INT8, w, false);
+	if (ret)
+		return ret;
 	a->bias = in->n == 3;
-	if (a->bias && !npa_exec_dims(npa_dl(in, 2), NPA_IR_INT32, a->outs,
-				      0, 0, 0))
-		return -EINVAL;
+	w[1] = 0;
+	if (a->bias)
+		return npa_exec_want(a, npa_dl(in, 2), 2, NPA_IR_INT32, w,
+				     false);
 	return 0;
 }
 
-/* ADD, MUL: same shapes or Darknet's shortcut; see npu.rst. */
+/*
+ * ADD, MUL: same shapes or Darknet's shortcut; see npu.rst.  The output
+ * must have the first input's shape.
+ */
 static int npa_exec_check_elt(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
 			      struct npa_exec_args *a)
 {
 	struct npa_exec_shape *x = &a->x, *b = &a->b;
+	int ret;
 
 	if (in->n != 2 || out->n != 1 || !npa_exec_shift_ok(op, a))
 		return -EINVAL;
-	if (!npa_exec_act(npa_dl(in, 0), x) ||
-	    !npa_exec_act(npa_dl(in, 1), b) ||
-	    !npa_exec_act(npa_dl(out, 0), &a->y) || !npa_exec_same(x, &a->y))
-		return -EINVAL;
+	ret = npa_exec_act_of(a, npa_dl(in, 0), 0, x);
+	if (!ret)
+		ret = npa_exec_act_of(a, npa_dl(in, 1), 1, b);
+	if (!ret)
+		ret = npa_exec_want_act(a, npa_dl(out, 0), 2, x->c, x->h,
+					x->w, &a->y);
+	if (ret)
+		return ret;
 	a->stride = 1;
 	a->sample = 1;
 	if (b->h == x->h && b->w == x->w)
@@ -372,16 +479,19 @@ static int npa_exec_check_elt(const struct npa_ir_op *op,
 		a->sample = x->h / b->h;
 		return 0;
 	}
-	return -EINVAL;
+	if (b->h != x->h)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, 1, b->h, x->h);
+	return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, 1, b->w, x->w);
 }
 
+/* ACTIVATION: the output has the input's bytes. */
 static int npa_exec_check_act(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
 			      const struct npa_exec_dl *out,
 			      struct npa_exec_args *a)
 {
 	const struct npa_ir_tensor *x, *y;
-	u64 n;
+	u64 n, m;
 
 	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_IR_P_ACT) ||
 	    !npa_exec_in(op->params[NPA_IR_P_ACT], 0, NPA_IR_ACT_COUNT - 1))
@@ -389,10 +499,16 @@ static int npa_exec_check_act(const struct npa_ir_op *op,
 	x = npa_dl(in, 0);
 	y = npa_dl(out, 0);
 	n = npa_exec_bytes(x);
-	if (!n || n != npa_exec_bytes(y) ||
-	    (x->dtype != NPA_IR_INT8 && x->dtype != NPA_IR_DTYPE_NONE) ||
-	    (y->dtype != NPA_IR_INT8 && y->dtype != NPA_IR_DTYPE_NONE))
-		return -EINVAL;
+	if (!n || (x->dtype != NPA_IR_INT8 && x->dtype != NPA_IR_DTYPE_NONE))
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, 0, x->dtype,
+				      NPA_IR_INT8);
+	m = npa_exec_bytes(y);
+	if (m != n)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_SIZE, 1,
+				      m ? m : y->size, n);
+	if (y->dtype != NPA_IR_INT8 && y->dtype != NPA_IR_DTYPE_NONE)
+		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, 1, y->dtype,
+				      NPA_IR_INT8);
 	a->act = op->params[NPA_IR_P_ACT];
 	a->x.n = n;
 	return 0;
@@ -435,32 +551,31 @@ static int npa_exec_check_move(const struct npa_ir_op *op,
 	return 0;
 }
 
-/* UPSAMPLE, REORG. */
+/* UPSAMPLE, REORG: the output's shape follows from the input and factor. */
 static int npa_exec_check_resize(const struct npa_ir_op *op,
 				 const struct npa_exec_dl *in,
 				 const struct npa_exec_dl *out,
 				 struct npa_exec_args *a)
 {
-	const struct npa_exec_shape *x = &a->x, *y = &a->y;
+	const struct npa_exec_shape *x = &a->x;
 	u64 s;
+	int ret;
 
 	if (in->n != 1 || out->n != 1 || !npa_exec_unused(op, NPA_IR_P_STRIDE) ||
 	    !npa_exec_in(op->params[NPA_IR_P_STRIDE], 1, NPA_EXEC_MAX_WINDOW))
 		return -EINVAL;
-	if (!npa_exec_act(npa_dl(in, 0), &a->x) ||
-	    !npa_exec_act(npa_dl(out, 0), &a->y))
-		return -EINVAL;
+	ret = npa_exec_act_of(a, npa_dl(in, 0), 0, &a->x);
+	if (ret)
+		return ret;
 	a->stride = op->params[NPA_IR_P_STRIDE];
 	s = a->stride;
-	if (op->kind == NPA_IR_UPSAMPLE) {
-		if (y->c != x->c || y->h != x->h * s || y->w != x->w * s)
-			return -EINVAL;
-		return 0;
-	}
-	if (x->h % s || x->w % s || y->c != x->c * s * s || y->h != x->h / s ||
-	    y->w != x->w / s)
+	if (op->kind == NPA_IR_UPSAMPLE)
+		return npa_exec_want_act(a, npa_dl(out, 0), 1, x->c, x->h * s,
+					 x->w * s, &a->y);
+	if (x->h % s || x->w % s)
 		return -EINVAL;
-	return 0;
+	return npa_exec_want_act(a, npa_dl(out, 0), 1, x->c * s * s, x->h / s,
+				 x->w / s, &a->y);
 }
 
 /* Kinds that cannot write their output over their input. */
@@ -480,14 +595,19 @@ static bool npa_exec_no_inplace(u32 kind)
 	}
 }
 
-static int npa_exec_parse(const struct npa_ir_op *op,
-			  const struct npa_exec_dl *in,
-			  const struct npa_exec_dl *out,
-			  struct npa_exec_args *a)
+/* Parses @op into @a; on failure, says why in @fault (if not NULL). */
+static int npa_exec_parse_why(const struct npa_ir_op *op,
+			      const struct npa_exec_dl *in,
+			      const struct npa_exec_dl *out,
+			      struct npa_exec_args *a,
+			      struct npa_exec_fault *fault)
 {
 	memset(a, 0, sizeof(*a));
+	a->fault = fault;
+	/* What is not blamed on an operand is blamed on the params. */
+	npa_exec_blame(a, NPA_EXEC_BLAME_PARAMS, 0, 0, 0);
 	if ((op->flags & NPA_IR_INPLACE) && npa_exec_no_inplace(op->kind))
-		return -EINVAL;
+		return npa_exec_blame(a, NPA_EXEC_BLAME_FLAGS, 0, op->flags, 0);
 	switch (op->kind) {
 	case NPA_IR_CONV2D:
 	case NPA_IR_DWCONV2D:
@@ -514,18 +634,58 @@ static int npa_exec_parse(const struct npa_ir_op *op,
 	}
 }
 
+static int npa_exec_parse(const struct npa_ir_op *op,
+			  const struct npa_exec_dl *in,
+			  const struct npa_exec_dl *out,
+			  struct npa_exec_args *a)
+{
+	return npa_exec_parse_why(op, in, out, a, NULL);
+}
+
 /**
- * npa_exec_check() - check that an operator can be executed
+ * npa_exec_check_why() - check that an operator can be executed, and say
+ *	what is wrong
  * @op: the operator; its kind, flags and params are used.
  * @in: descriptors of its inputs, in operand order.
  * @nin: entries in @in.
  * @out: descriptors of its outputs.
  * @nout: entries in @out.
+ * @fault: if not NULL, on failure: what is blamed (the params, the flags
+ *	or one operand, with what it is and what it needs).
  *
  * Checks the number of operands, their element types and shapes against
  * each other and the parameters, following the rules of
  * Documentation/npu.rst.  @op->num_inputs and @op->num_outputs are not
- * looked at: @nin and @nout are.
+ * looked at: @nin and @nout are.  The first input and the params are
+ * taken as given and the other operands checked against them, so that a
+ * weight tensor of the wrong shape is blamed, not the params.
+ *
+ * Context: Any context.
+ * Return: 0 if npa_exec_op() can run the operator on such tensors, else
+ * -EINVAL.
+ */
+int npa_exec_check_why(const struct npa_ir_op *op,
+		       const struct npa_ir_tensor *const *in, u32 nin,
+		       const struct npa_ir_tensor *const *out, u32 nout,
+		       struct npa_exec_fault *fault)
+{
+	struct npa_exec_dl ind = { .d = in, .n = nin };
+	struct npa_exec_dl outd = { .d = out, .n = nout };
+	struct npa_exec_args a;
+
+	return npa_exec_parse_why(op, &ind, &outd, &a, fault);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_check_why);
+
+/**
+ * npa_exec_check() - check that an operator can be executed
+ * @op: the operator.
+ * @in: descriptors of its inputs, in operand order.
+ * @nin: entries in @in.
+ * @out: descriptors of its outputs.
+ * @nout: entries in @out.
+ *
+ * npa_exec_check_why() without saying why.
  *
  * Context: Any context.
  * Return: 0 if npa_exec_op() can run the operator on such tensors, else
@@ -535,11 +695,7 @@ int npa_exec_check(const struct npa_ir_op *op,
 		   const struct npa_ir_tensor *const *in, u32 nin,
 		   const struct npa_ir_tensor *const *out, u32 nout)
 {
-	struct npa_exec_dl ind = { .d = in, .n = nin };
-	struct npa_exec_dl outd = { .d = out, .n = nout };
-	struct npa_exec_args a;
-
-	return npa_exec_parse(op, &ind, &outd, &a);
+	return npa_exec_check_why(op, in, nin, out, nout, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_exec_check);
 

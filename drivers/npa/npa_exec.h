@@ -33,6 +33,43 @@ struct npa_exec_operand {
 };
 
 /**
+ * enum npa_exec_blame - what npa_exec_check_why() found wrong
+ * @NPA_EXEC_BLAME_PARAMS: the params (a value out of range, or one the
+ *	op's input cannot take, e.g. a kernel larger than the padded input).
+ * @NPA_EXEC_BLAME_FLAGS: the flags (in place on a kind that cannot be).
+ * @NPA_EXEC_BLAME_SIZE: the operand's bytes: @value, it needs @expected.
+ * @NPA_EXEC_BLAME_DTYPE: the operand's dtype (bytes right): @value, it
+ *	needs @expected.
+ * @NPA_EXEC_BLAME_DIMS: the operand's dims (bytes and dtype right): the
+ *	first one that differs is @value, it needs @expected.
+ *
+ * The first input and the params are taken as given; the other operands
+ * must fit them (Documentation/uapi.rst, "Error reports").
+ */
+enum npa_exec_blame {
+	NPA_EXEC_BLAME_PARAMS,
+	NPA_EXEC_BLAME_FLAGS,
+	NPA_EXEC_BLAME_SIZE,
+	NPA_EXEC_BLAME_DTYPE,
+	NPA_EXEC_BLAME_DIMS,
+};
+
+/**
+ * struct npa_exec_fault - why npa_exec_check_why() refused an operator
+ * @blame: enum npa_exec_blame.
+ * @operand: the operand blamed, inputs then outputs (0 is the first
+ *	input, nin the first output); 0 for the params and flags.
+ * @value: what it is (see enum npa_exec_blame).
+ * @expected: what it needs to be.
+ */
+struct npa_exec_fault {
+	u32 blame;
+	u32 operand;
+	u64 value;
+	u64 expected;
+};
+
+/**
  * struct npa_exec_stop - how a running operator learns it must stop
  * @stop: returns true to stop the operator; called in process context.
  * @priv: its argument.
@@ -45,6 +82,10 @@ struct npa_exec_stop {
 int npa_exec_check(const struct npa_ir_op *op,
 		   const struct npa_ir_tensor *const *in, u32 nin,
 		   const struct npa_ir_tensor *const *out, u32 nout);
+int npa_exec_check_why(const struct npa_ir_op *op,
+		       const struct npa_ir_tensor *const *in, u32 nin,
+		       const struct npa_ir_tensor *const *out, u32 nout,
+		       struct npa_exec_fault *fault);
 int npa_exec_op(const struct npa_ir_op *op,
 		const struct npa_exec_operand *in, u32 nin,
 		const struct npa_exec_operand *out, u32 nout,

@@ -396,11 +396,51 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 	return 0;
 }
 
+/*
+ * Op @i refused by npa_exec_check_why(): the params or flags, or the
+ * operand @f names, with its size, dtype or a dim and what it needs.
+ */
+static int npa_fail_exec(const struct npa_graph *g, u32 i,
+			 const struct npa_exec_fault *f, struct npa_error *err)
+{
+	const struct npa_op_desc *op = &g->ops[i];
+	u32 idx, field = NPA_ERR_FIELD_DIMS;
+
+	switch (f->blame) {
+	case NPA_EXEC_BLAME_PARAMS:
+		return npa_fail(err, NPA_OPS, i, NPA_ERR_FIELD_PARAMS,
+				NPA_ERR_NOT_EXECUTABLE, -EINVAL);
+	case NPA_EXEC_BLAME_FLAGS:
+		return npa_fail(err, NPA_OPS, i, NPA_ERR_FIELD_FLAGS,
+				NPA_ERR_NOT_EXECUTABLE, -EINVAL);
+	case NPA_EXEC_BLAME_SIZE:
+		field = NPA_ERR_FIELD_SIZE;
+		break;
+	case NPA_EXEC_BLAME_DTYPE:
+		field = NPA_ERR_FIELD_DTYPE;
+		break;
+	}
+	if (f->operand < op->num_inputs)
+		idx = op->first_input + f->operand;
+	else
+		idx = op->first_output + (f->operand - op->num_inputs);
+	npa_error_set(err, NPA_ERR_ARRAY_OPERANDS, idx, field,
+		      field == NPA_ERR_FIELD_SIZE ? NPA_ERR_SIZE_MISMATCH :
+						    NPA_ERR_OPERAND_MISMATCH,
+		      f->value, f->expected, -EINVAL);
+	err->op = i;
+	err->tensor = g->operands[idx];
+	return -EINVAL;
+}
+
 /* Operators whose tensors all have shapes must be executable as given. */
-static int npa_validate_exec(const struct npa_ir *ir,
+static int npa_validate_exec(const struct npa_graph *g,
+			     const struct npa_ir *ir,
 			     const struct npa_ir_tensor **d,
 			     struct npa_error *err)
 {
+	struct npa_exec_fault fault;
+
 	u32 i, k;
 	int ret;
 
@@ -414,11 +454,10 @@ static int npa_validate_exec(const struct npa_ir *ir,
 		}
 		if (!shaped)
 			continue;
-		ret = npa_exec_check(op, d, op->num_in, d + op->num_in,
-				     op->num_out);
+		ret = npa_exec_check_why(op, d, op->num_in, d + op->num_in,
+					 op->num_out, &fault);
 		if (ret)
-			return npa_fail(err, NPA_OPS, i, NPA_ERR_FIELD_PARAMS,
-					NPA_ERR_NOT_EXECUTABLE, ret);
+			return npa_fail_exec(g, i, &fault, err);
 	}
 	return 0;
 }
@@ -783,7 +822,7 @@ int npa_graph_build(const struct npa_graph *g,
 		ret = npa_fail(err, NPA_ARGS, 0, NPA_ERR_FIELD_NONE,
 			       NPA_ERR_NONE, -ENOMEM);
 	else
-		ret = npa_validate_exec(ir, descs, err);
+		ret = npa_validate_exec(g, ir, descs, err);
 	kvfree(descs);
 	if (ret)
 		npa_ir_free(ir);

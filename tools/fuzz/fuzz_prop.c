@@ -335,6 +335,20 @@ static int room(struct G *g)
 	       g->no < MAXO;
 }
 
+/*
+ * npa_exec_check() refused a shaped op: its params or flags, or one of its
+ * operands (size, dtype, dims); @e->op is the op.
+ */
+static bool exec_refusal(const struct npa_error *e)
+{
+	if (e->op == NPA_ERR_NO_INDEX)
+		return false;
+	return e->reason == NPA_ERR_NOT_EXECUTABLE ||
+	       e->reason == NPA_ERR_OPERAND_MISMATCH ||
+	       (e->array == NPA_ERR_ARRAY_OPERANDS &&
+		e->reason == NPA_ERR_SIZE_MISMATCH);
+}
+
 static void gen_graph(struct G *g, u32 nops_target)
 {
 	u32 i, k, nsc_per[MAXO], sc_first_gen[MAXO];
@@ -1289,8 +1303,8 @@ static void one(void)
 		ret = npa_graph_validate(&gr, &g->lim, &err);
 		if (ret == 0)
 			break;
-		if (ret == -EINVAL && err.reason == NPA_ERR_NOT_EXECUTABLE) {
-			const struct npa_op_desc *op = &g->op[err.index];
+		if (ret == -EINVAL && exec_refusal(&err)) {
+			const struct npa_op_desc *op = &g->op[err.op];
 
 			stat_params_fix++;
 			unshape(&g->t[g->opd[op->first_input]]);
@@ -1353,7 +1367,7 @@ static void one(void)
 			if (-ret == exp) {
 				stat_mut_exact++;
 				stat_mut_kind_ok[which]++;
-			} else if (!(ret == -EINVAL && err.reason == NPA_ERR_NOT_EXECUTABLE)) {
+			} else if (!(ret == -EINVAL && exec_refusal(&err))) {
 				/* Another earlier field may fail first: print, don't abort. */
 				static int shown;
 

@@ -385,12 +385,78 @@ static const char *const npa_err_reasons[] = {
 	[NPA_ERR_MISALIGNED] = "is %1$llu, not a multiple of %2$llu",
 	[NPA_ERR_NOT_SHARED] = "is %1$llu, but the tensor shares memory: it must be %2$llu",
 	[NPA_ERR_OVERLAP] = NULL,	/* npa_error_str() words it */
+	[NPA_ERR_OPERAND_MISMATCH] = NULL,	/* so does it this one */
 };
 
-char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
+static const char *const npa_kinds[] = {
+	[NPA_OP_CONV2D] = "conv2d", [NPA_OP_DWCONV2D] = "dwconv2d",
+	[NPA_OP_MAXPOOL] = "maxpool", [NPA_OP_AVGPOOL] = "avgpool",
+	[NPA_OP_ADD] = "add", [NPA_OP_MUL] = "mul",
+	[NPA_OP_ACTIVATION] = "activation", [NPA_OP_CONCAT] = "concat",
+	[NPA_OP_RESHAPE] = "reshape", [NPA_OP_SPLIT] = "split",
+	[NPA_OP_UPSAMPLE] = "upsample", [NPA_OP_COPY] = "copy",
+	[NPA_OP_FC] = "fc", [NPA_OP_REORG] = "reorg",
+};
+
+static const char *const npa_dtypes[] = {
+	[NPA_DTYPE_NONE] = "none", [NPA_DTYPE_INT8] = "int8",
+	[NPA_DTYPE_UINT8] = "uint8", [NPA_DTYPE_INT16] = "int16",
+	[NPA_DTYPE_INT32] = "int32",
+};
+
+static const char *npa_dtype_name(__u64 dtype)
+{
+	return dtype < NPA_NAMES(npa_dtypes) ? npa_dtypes[dtype] : "?";
+}
+
+/* Operand @k of an op of @kind with @nin inputs, as npu.rst names it. */
+static const char *npa_role(__u32 kind, __u32 k, __u32 nin)
+{
+	static const char *const weighed[] = { "input", "weights", "bias" };
+	static const char *const elt[] = { "a", "b" };
+
+	if (k >= nin)
+		return "output";
+	switch (kind) {
+	case NPA_OP_CONV2D:
+	case NPA_OP_DWCONV2D:
+	case NPA_OP_FC:
+		return npa_name(weighed, NPA_NAMES(weighed), k);
+	case NPA_OP_ADD:
+	case NPA_OP_MUL:
+		return npa_name(elt, NPA_NAMES(elt), k);
+	default:
+		return "input";
+	}
+}
+
+/*
+ * The position within op @e->op of @e->index, an element of the operands
+ * array (inputs then outputs), or -1 if @g does not say.
+ */
+static long npa_operand_of(const struct npa_error *e,
+			   const struct npa_graph_desc *g)
+{
+	const struct npa_op_desc *op;
+
+	if (!g || e->array != NPA_ERR_ARRAY_OPERANDS || e->op >= g->num_ops)
+		return -1;
+	op = &g->ops[e->op];
+	if (e->index >= op->first_input &&
+	    e->index - op->first_input < op->num_inputs)
+		return e->index - op->first_input;
+	if (e->index >= op->first_output &&
+	    e->index - op->first_output < op->num_outputs)
+		return (long)op->num_inputs + (e->index - op->first_output);
+	return -1;
+}
+
+char *npa_error_str_graph(const struct npa_error *e,
+			  const struct npa_graph_desc *g, char *buf, size_t len)
 {
 	const char *why = npa_name(npa_err_reasons, NPA_NAMES(npa_err_reasons),
 				   e->reason);
+	long k = npa_operand_of(e, g);
 	size_t n = 0;
 
 #define NPA_PUT(...) \
@@ -400,14 +466,27 @@ char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
 		return buf;
 	buf[0] = 0;
 	/* Where: the element, and the op it belongs to. */
-	if (e->op != NPA_ERR_NO_INDEX && e->array != NPA_ERR_ARRAY_BINDINGS)
-		NPA_PUT("op %u%s", e->op, e->array == NPA_ERR_ARRAY_OPS ? ": " : ", ");
+	if (e->op != NPA_ERR_NO_INDEX && e->array != NPA_ERR_ARRAY_BINDINGS) {
+		NPA_PUT("op %u", e->op);
+		if (g && e->op < g->num_ops)
+			NPA_PUT(" (%s)", npa_name(npa_kinds, NPA_NAMES(npa_kinds),
+						  g->ops[e->op].kind));
+		NPA_PUT("%s", e->array == NPA_ERR_ARRAY_OPS ? ": " :
+			k >= 0 && e->field != NPA_ERR_FIELD_ID ? ": " : ", ");
+	}
 	switch (e->array) {
 	case NPA_ERR_ARRAY_TENSORS:
 		NPA_PUT("tensor %u: ", e->index);
 		break;
 	case NPA_ERR_ARRAY_OPERANDS:
-		NPA_PUT("operand %u: ", e->index);
+		if (k < 0) {
+			NPA_PUT("operand %u: ", e->index);
+			break;
+		}
+		NPA_PUT("operand %ld (%s)", k,
+			npa_role(g->ops[e->op].kind, k, g->ops[e->op].num_inputs));
+		/* Its tensor's size, dtype or dims: the sentence goes on. */
+		NPA_PUT(e->field == NPA_ERR_FIELD_ID ? ": " : " ");
 		break;
 	case NPA_ERR_ARRAY_SCRATCH:
 		NPA_PUT("scratch request %u: ", e->index);
@@ -425,18 +504,38 @@ char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
 		NPA_PUT(": ");
 		break;
 	}
+	/* An op's param its kind does not define: @value says which. */
+	if (e->field == NPA_ERR_FIELD_PARAMS && e->reason == NPA_ERR_NOT_ZERO) {
+		NPA_PUT("params[%llu] must be 0: the kind does not use it",
+			(unsigned long long)e->value);
+		return buf;
+	}
 	/* What: the field, or for an operand the tensor it names. */
-	if (e->array == NPA_ERR_ARRAY_OPERANDS && e->tensor != NPA_ERR_NO_INDEX)
-		NPA_PUT("tensor %u ", e->tensor);
-	else if (e->field)
+	if (e->array == NPA_ERR_ARRAY_OPERANDS && e->tensor != NPA_ERR_NO_INDEX) {
+		if (k < 0 || e->field == NPA_ERR_FIELD_ID)
+			NPA_PUT("tensor %u ", e->tensor);
+	} else if (e->field) {
 		NPA_PUT("%s ", npa_name(npa_err_fields, NPA_NAMES(npa_err_fields),
 					e->field));
+	}
 	/* Why, with the values. */
 	if (e->reason == NPA_ERR_OVERLAP) {
 		NPA_PUT("overlaps %s %llu, and both are live at once",
 			e->expected == NPA_ERR_ARRAY_PLAN_SCRATCH ?
 			"scratch request" : "tensor",
 			(unsigned long long)e->value);
+		return buf;
+	}
+	if (e->reason == NPA_ERR_OPERAND_MISMATCH &&
+	    e->field == NPA_ERR_FIELD_DTYPE) {
+		NPA_PUT("is %s, needs %s", npa_dtype_name(e->value),
+			npa_dtype_name(e->expected));
+		return buf;
+	}
+	if (e->reason == NPA_ERR_OPERAND_MISMATCH) {
+		NPA_PUT("has a dim of %llu where %llu is needed",
+			(unsigned long long)e->value,
+			(unsigned long long)e->expected);
 		return buf;
 	}
 #pragma GCC diagnostic push
@@ -446,4 +545,9 @@ char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
 #pragma GCC diagnostic pop
 #undef NPA_PUT
 	return buf;
+}
+
+char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
+{
+	return npa_error_str_graph(e, NULL, buf, len);
 }

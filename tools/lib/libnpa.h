@@ -319,13 +319,34 @@ int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
  * @buf: where to write, always NUL-terminated when @len > 0.
  * @len: bytes at @buf.
  *
- * E.g. "tensor 3: size is 4096 bytes, needs 4608" or "operand 7 (op 2)
- * (tensor 0): tensor id is a model input or a constant, which no op may
- * write".
+ * E.g. "tensor 3: size is 4096 bytes, needs 4608", "op 2, operand 7:
+ * tensor 0 is a model input or a constant, which no op may write" or
+ * "op 0, operand 1: tensor 1 is 300 bytes, needs 108".  Operands are
+ * numbered as elements of the operands array; npa_error_str_graph()
+ * says more.
  *
  * Return: @buf.
  */
 char *npa_error_str(const struct npa_error *err, char *buf, size_t len);
+
+/**
+ * npa_error_str_graph() - a refusal in words, with the graph it is about
+ * @err: what npa_model_create_err() filled, or the host's validation.
+ * @g: the graph that was refused, or NULL (then as npa_error_str()).
+ * @buf: where to write, always NUL-terminated when @len > 0.
+ * @len: bytes at @buf.
+ *
+ * As npa_error_str(), but an op is named with its kind and an operand by
+ * its position within its op (inputs then outputs, from 0) and its role
+ * (input, weights, bias, a, b, output), e.g. "op 0 (conv2d): operand 1
+ * (weights) is 300 bytes, needs 108" or "op 1 (add), operand 0 (a):
+ * tensor 3 is read at or before op 1, which writes it".  (Since libnpa
+ * 1.4.)
+ *
+ * Return: @buf.
+ */
+char *npa_error_str_graph(const struct npa_error *err,
+			  const struct npa_graph_desc *g, char *buf, size_t len);
 
 /**
  * npa_job_wait() - NPA_IOCTL_JOB_WAIT: wait for a job to end

@@ -410,6 +410,12 @@ static u32 npactl_scratch_owner(const struct npactl_graph *g, u32 idx)
 void npactl_graph_refused(const char *path, const struct npactl_graph *g,
 			  const struct npa_error *err, int ret)
 {
+	struct npa_graph_desc gd = {
+		.tensors = g->tensors, .ops = g->ops, .operands = g->operands,
+		.scratch = g->scratch, .num_tensors = g->num_tensors,
+		.num_ops = g->num_ops, .num_operands = g->num_operands,
+		.num_scratch = g->num_scratch,
+	};
 	struct npa_error e = *err;
 	const char *what = "invalid graph";
 	char why[256];
@@ -422,7 +428,7 @@ void npactl_graph_refused(const char *path, const struct npactl_graph *g,
 	if (e.array == NPA_ERR_ARRAY_SCRATCH && e.index < g->num_scratch)
 		e.op = npactl_scratch_owner(g, e.index);
 	fprintf(stderr, "npactl: %s: %s: %s", path, what,
-		npa_error_str(&e, why, sizeof(why)));
+		npa_error_str_graph(&e, &gd, why, sizeof(why)));
 	if (e.op < g->num_ops && e.tensor < g->num_tensors)
 		fprintf(stderr, " [op '%s', tensor '%s']", g->op_names[e.op],
 			g->tensor_names[e.tensor]);

@@ -290,36 +290,76 @@ bad_json "version 2" '$.version: only version 1' \
 # Valid JSON, invalid graph: npa_graph_validate()'s report, in words.
 bad_json "validation: no ops" 'invalid graph: num_ops is 0, not a valid value (EINVAL)' "{$T, \"ops\": []}"
 bad_json "validation: tensor id out of range" \
-	'invalid graph: op 0, operand 0: tensor id is out of range: it reaches 7, the array holds 2' \
+	'invalid graph: op 0 (copy), operand 0 (input): tensor id is out of range: it reaches 7, the array holds 2' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [7], \"outputs\": [\"y\"]}]}"
 bad_json "validation: read before written" \
-	"invalid graph: op 0, operand 0: tensor 1 is read at or before op 1, which writes it [op 'op0', tensor 't1'] (EINVAL)" \
+	"invalid graph: op 0 (copy), operand 0 (input): tensor 1 is read at or before op 1, which writes it [op 'op0', tensor 't1'] (EINVAL)" \
 	'{"tensors": [{"size": 4}, {"size": 4}, {"size": 4, "flags": ["output"]}],
 	  "ops": [{"kind": "copy", "inputs": [1], "outputs": [2]},
 		  {"kind": "copy", "inputs": [0], "outputs": [1]}]}'
 bad_json "validation: written twice" 'tensor 1 is written by op 0 already' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]},
 			{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}]}"
-bad_json "validation: model input written" 'invalid graph: op 0, operand 1: tensor 0 is a model input' \
+bad_json "validation: model input written" 'invalid graph: op 0 (copy), operand 1 (output): tensor 0 is a model input' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"y\"], \"outputs\": [\"x\"]}]}"
-bad_json "validation: copy of another size" "op 0: num_outputs is 8 bytes, needs 4 [op 'c']" \
+bad_json "validation: copy of another size" "op 0 (copy): num_outputs is 8 bytes, needs 4 [op 'c']" \
 	'{"tensors": [{"dims": [4], "flags": ["input"]}, {"dims": [8], "flags": ["output"]}],
 	  "ops": [{"name": "c", "kind": "copy", "inputs": [0], "outputs": [1]}]}'
 bad_json "validation: variable scratch without minimum" \
-	'invalid graph: op 0, scratch request 0: min_size is 0, not a valid value' \
+	'invalid graph: op 0 (copy), scratch request 0: min_size is 0, not a valid value' \
 	"{$T, \"ops\": [{\"kind\": \"copy\", \"inputs\": [\"x\"], \"outputs\": [\"y\"],
 			\"scratch\": [{\"size\": 64, \"flags\": [\"variable\"]}]}]}"
-bad_json "validation: the NPU cannot run it" \
-	"invalid graph: op 0: params are not what the NPU can execute on these shapes (Documentation/npu.rst) [op 'c']" \
+# What npa_exec_check() refuses: the params, or an operand that does not
+# fit the first input and the params, with what it has and needs.
+bad_json "validation: the NPU cannot run these params" \
+	"invalid graph: op 0 (conv2d): params are not what the NPU can execute on these shapes (Documentation/npu.rst) [op 'c']" \
 	'{"tensors": [{"dims": [1, 3, 8, 8], "flags": ["input"]},
 		      {"dims": [4, 3, 3, 3], "flags": ["const"]},
 		      {"dims": [1, 4, 8, 8], "flags": ["output"]}],
 	  "ops": [{"name": "c", "kind": "conv2d", "inputs": [0, 1], "outputs": [2],
+		   "params": [3, 3, 0, 1, 1, 1, 1, 9]}]}'
+bad_json "validation: an output of the wrong size" \
+	"invalid graph: op 0 (conv2d): operand 2 (output) is 256 bytes, needs 144 [op 'c', tensor 'y'] (EINVAL)" \
+	'{"tensors": [{"dims": [1, 3, 8, 8], "flags": ["input"]},
+		      {"dims": [4, 3, 3, 3], "flags": ["const"]},
+		      {"name": "y", "dims": [1, 4, 8, 8], "flags": ["output"]}],
+	  "ops": [{"name": "c", "kind": "conv2d", "inputs": [0, 1], "outputs": [2],
 		   "params": [3, 3, 1, 1, 0, 0, 1, 9]}]}'
+bad_json "validation: a bias of the wrong size" \
+	"invalid graph: op 0 (conv2d): operand 2 (bias) is 12 bytes, needs 16 [op 'c', tensor 'b'] (EINVAL)" \
+	'{"tensors": [{"dims": [1, 3, 8, 8], "flags": ["input"]},
+		      {"dims": [4, 3, 3, 3], "flags": ["const"]},
+		      {"name": "b", "dims": [3], "dtype": "int32", "flags": ["const"]},
+		      {"dims": [1, 4, 6, 6], "flags": ["output"]}],
+	  "ops": [{"name": "c", "kind": "conv2d", "inputs": [0, 1, 2], "outputs": [3],
+		   "params": [3, 3, 1, 1, 0, 0, 1, 9]}]}'
+bad_json "validation: weights of another dtype" \
+	"invalid graph: op 0 (fc): operand 1 (weights) is uint8, needs int8 [op 'f', tensor 'w'] (EINVAL)" \
+	'{"tensors": [{"dims": [1, 16], "flags": ["input"]},
+		      {"name": "w", "dims": [4, 16], "dtype": "uint8", "flags": ["const"]},
+		      {"dims": [1, 4], "flags": ["output"]}],
+	  "ops": [{"name": "f", "kind": "fc", "inputs": [0, 1], "outputs": [2],
+		   "params": [0, 0, 0, 0, 0, 0, 0, 7]}]}'
 bad_json "validation: dims and size disagree" "invalid graph: tensor 0: size is 5 bytes, needs 4 [tensor 'x']" \
 	'{"tensors": [{"name": "x", "dims": [4], "size": 5, "flags": ["input"]},
 		      {"dims": [4], "flags": ["output"]}],
 	  "ops": [{"kind": "copy", "inputs": [0], "outputs": [1]}]}'
+
+# The bad graphs that the stock stage runs in the guest, where npactl plan
+# and npactl run must print the same line: the line, as expected.txt says.
+bad_graph_line() {
+	local want
+	want=$(sed -n "s/^${1##*/}: //p" "$here/tests/bad-graphs/expected.txt")
+	! "$NPACTL" plan "$1" >/dev/null 2>"$tmp/e" &&
+		[ -n "$want" ] && [ "$(cat "$tmp/e")" = "npactl: $1: $want" ] &&
+		return 0
+	cat "$tmp/e" >&2
+	return 1
+}
+for f in "$here"/tests/bad-graphs/*.json; do
+	check "bad graph ${f##*/}: refused with the line expected.txt gives" \
+		bad_graph_line "$f"
+done
 
 missing_file() {
 	! "$NPACTL" plan "$tmp/none.json" 2>"$tmp/e" && grep -q 'none.json: No such file' "$tmp/e"

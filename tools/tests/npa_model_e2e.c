@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +254,86 @@ static void test_error_words(int fd)
 	graph_init();
 }
 
+/*
+ * A conv whose weights, bias or output do not fit its input and params:
+ * the kernel's report blames that operand, with its size and the size it
+ * needs, and libnpa says so with the graph (uAPI 3.4).  The output is
+ * named first in the operands array: an operand's index there is not its
+ * position within the op.
+ */
+static void test_operand_blame(int fd)
+{
+	static const struct {
+		const char *what;
+		unsigned int tensor, dim;
+		__u32 value;
+		__u32 index;
+		__u64 has, needs;
+	} cases[] = {
+		{ "weights 3x5 for a 3x3 conv", 1, 3, 5, 2, 180, 108 },
+		{ "bias per input channel", 2, 0, 3, 3, 12, 16 },
+		{ "output without padding", 3, 2, 6, 0, 192, 256 },
+	};
+	static const __u32 opnd[] = { 3, 0, 1, 2 };
+	static const char *const roles[] = { "input", "weights", "bias", "output" };
+	struct npa_tensor_desc t[4];
+	struct npa_op_desc op;
+	struct npa_graph_desc g = { t, &op, opnd, NULL, 4, 1, 4, 0 };
+	char why[256], want[256];
+	struct npa_error e;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(t, 0, sizeof(t));
+		t[0] = (struct npa_tensor_desc){ .dims = { 1, 3, 8, 8 },
+			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_INPUT };
+		t[1] = (struct npa_tensor_desc){ .dims = { 4, 3, 3, 3 },
+			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_CONST };
+		t[2] = (struct npa_tensor_desc){ .dims = { 4 },
+			.dtype = NPA_DTYPE_INT32, .flags = NPA_TENSOR_CONST };
+		t[3] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
+			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_OUTPUT };
+		op = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
+			.first_input = 1, .num_inputs = 3, .first_output = 0,
+			.num_outputs = 1,
+			.params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3,
+				    [NPA_P_SH] = 1, [NPA_P_SW] = 1,
+				    [NPA_P_PAD_T] = 1, [NPA_P_PAD_L] = 1,
+				    [NPA_P_SHIFT] = 7 } };
+		t[cases[i].tensor].dims[cases[i].dim] = cases[i].value;
+		ret = npa_model_create_err(fd, &g, 0, 0, NULL, &e);
+		npa_error_str_graph(&e, &g, why, sizeof(why));
+		snprintf(want, sizeof(want),
+			 "op 0 (conv2d): operand %u (%s) is %llu bytes, needs %llu",
+			 cases[i].tensor, roles[cases[i].tensor],
+			 (unsigned long long)cases[i].has,
+			 (unsigned long long)cases[i].needs);
+		tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_OPERANDS &&
+		       e.index == cases[i].index &&
+		       e.field == NPA_ERR_FIELD_SIZE &&
+		       e.reason == NPA_ERR_SIZE_MISMATCH &&
+		       e.value == cases[i].has && e.expected == cases[i].needs &&
+		       e.op == 0 && e.tensor == cases[i].tensor &&
+		       !strcmp(why, want),
+		       "%s: the operand is blamed: \"%s\" (%d)", cases[i].what,
+		       why, ret);
+		if (ret > 0)
+			npa_model_destroy(fd, ret);
+	}
+	/* Params the NPU cannot run (stride 0) still blame the params. */
+	op.params[NPA_P_SH] = 0;
+	t[3].dims[2] = 8;
+	ret = npa_model_create_err(fd, &g, 0, 0, NULL, &e);
+	tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_OPS && e.index == 0 &&
+	       e.field == NPA_ERR_FIELD_PARAMS &&
+	       e.reason == NPA_ERR_NOT_EXECUTABLE,
+	       "stride 0: the params are blamed (%d, array %u field %u reason %u)",
+	       ret, e.array, e.field, e.reason);
+	if (ret > 0)
+		npa_model_destroy(fd, ret);
+}
+
 /* Element sizes from older and newer userspace. */
 static void test_element_sizes(int fd)
 {
@@ -411,6 +492,7 @@ int main(void)
 	test_create_plan_destroy(fd, fd2);
 	test_create_invalid(fd);
 	test_error_words(fd);
+	test_operand_blame(fd);
 	test_supplied_plan(fd);
 	test_bindings(fd);
 	test_element_sizes(fd);

@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	3
+#define NPA_VERSION_MINOR	4
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
@@ -278,7 +278,10 @@ enum npa_err_array {
 /*
  * enum npa_err_field - the field of the element (or of the argument) that
  * a &struct npa_error blames; named as in the structs of this header.
- * NPA_ERR_FIELD_ID is an element of the operands array itself, a tensor id.
+ * NPA_ERR_FIELD_ID is an element of the operands array itself, a tensor id;
+ * NPA_ERR_FIELD_SIZE, _DTYPE and _DIMS of an element of the operands array
+ * are those of the tensor it names, wrong for that operand of its op
+ * (since 3.4; before, npa_exec_check() refusals all blamed the op's params).
  */
 enum npa_err_field {
 	NPA_ERR_FIELD_NONE = 0,
@@ -349,6 +352,7 @@ enum npa_err_reason {
 	NPA_ERR_MISALIGNED = 24,	/* value is not a multiple of expected */
 	NPA_ERR_NOT_SHARED = 25,	/* value, but the tensor shares memory at expected */
 	NPA_ERR_OVERLAP = 26,		/* overlaps element value of array expected, both live */
+	NPA_ERR_OPERAND_MISMATCH = 27,	/* dtype or first wrong dim: value; needs expected */
 	NPA_ERR_REASON_COUNT,
 };
 
