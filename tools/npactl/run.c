@@ -548,6 +548,30 @@ static void npactl_job_failed(struct npactl_net *n, int job, int ret,
 			npa_job_status_name(w->status), where);
 }
 
+/*
+ * The width of the network column: 22, or more for the longest name, with
+ * " #K" after it when each network runs K times.
+ */
+static int npactl_name_width(char *const *paths, int n, u64 repeat)
+{
+	int width = 22, i, len;
+	char num[24];
+
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/'), *at;
+
+		base = base ? base + 1 : paths[i];
+		at = strrchr(base, '@');
+		len = at ? at - base : (int)strlen(base);
+		if (repeat > 1)
+			len += snprintf(num, sizeof(num), " #%llu",
+					(unsigned long long)repeat);
+		if (len > width)
+			width = len;
+	}
+	return width;
+}
+
 static void npactl_run_usage(FILE *fp)
 {
 	fprintf(fp,
@@ -595,7 +619,7 @@ int npactl_cmd_run(int argc, char **argv)
 	const char *dev = NULL;
 	bool verify = false, private = false, header = false, list = false;
 	u64 seed = 1, val, repeat = 1;
-	int c, fd, i, nnets, status = NPACTL_EXIT_OK;
+	int c, fd, i, nnets, width, status = NPACTL_EXIT_OK;
 	struct npa_query q;
 
 	while ((c = getopt_long(argc, argv, "d:s:vpS:r:P:bh", opts, NULL)) != -1) {
@@ -651,13 +675,14 @@ int npactl_cmd_run(int argc, char **argv)
 	if (fd < 0)
 		return NPACTL_EXIT_FAIL;
 	memset(nets, 0, sizeof(nets));
+	width = npactl_name_width(argv + optind, nnets, repeat);
 
 	for (i = 0; i < nnets; i++) {
 		struct npactl_net *n = &nets[i];
 		const char *name;
 		struct npa_job_wait w = { 0 };
 		struct npa_error err = { 0 };
-		char label[64];
+		char label[512];
 		long diff = 0;
 		u64 k;
 		int ret, job = -1;
@@ -748,8 +773,8 @@ int npactl_cmd_run(int argc, char **argv)
 			if (verify)
 				diff = npactl_outputs(n, false);
 			if (!header) {
-				printf("%-22s %9s %10s %10s %10s %9s %9s %9s %10s %12s %s\n",
-				       "network", "tensors", "arena", "lower-bd",
+				printf("%-*s %9s %10s %10s %10s %9s %9s %9s %10s %12s %s\n",
+				       width, "network", "tensors", "arena", "lower-bd",
 				       "naive", "scratch", "growth", "naive-gr",
 				       "job", "cycles", "verify");
 				header = true;
@@ -759,8 +784,8 @@ int npactl_cmd_run(int argc, char **argv)
 					 (unsigned long long)k + 1);
 			else
 				snprintf(label, sizeof(label), "%s", name);
-			printf("%-22s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %12llu %s\n",
-			       label, n->g.num_tensors,
+			printf("%-*s %9u %8lluKB %8lluKB %8lluKB %7lluKB %7lluKB %7lluKB %8.1fms %12llu %s\n",
+			       width, label, n->g.num_tensors,
 			       (unsigned long long)n->rep.arena_bytes >> 10,
 			       (unsigned long long)n->rep.lower_bound_bytes >> 10,
 			       (unsigned long long)n->rep.naive_bytes >> 10,
