@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
 #include <linux/of.h>
+#include <linux/overflow.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -97,7 +98,9 @@ static void npa_show_fdinfo(struct seq_file *m, struct file *filp)
 	mutex_lock(&nfile->lock);
 	xa_for_each(&nfile->models, handle, model) {
 		models++;
-		arena += model->plan.arena_bytes;
+		/* A supplied plan's arena may be near 2^64: saturate. */
+		if (check_add_overflow(arena, model->plan.arena_bytes, &arena))
+			arena = U64_MAX;
 	}
 	mutex_unlock(&nfile->lock);
 	seq_printf(m, "npa-models:\t%u\n", models);

@@ -30,6 +30,7 @@
 
 #include <linux/device.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -797,13 +798,26 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
 	mutex_unlock(&ndev->lock);
 }
 
+/*
+ * The carveout @model's arena would take, in whole pages; U64_MAX for a
+ * supplied plan's arena within a page of 2^64, which PAGE_ALIGN() would
+ * wrap to 0.
+ */
+static u64 npa_model_arena_pages(const struct npa_model *model)
+{
+	u64 bytes = model->plan.arena_bytes;
+
+	return bytes > U64_MAX - (PAGE_SIZE - 1) ? U64_MAX : PAGE_ALIGN(bytes);
+}
+
 /**
  * npa_model_arena_stats() - what the models' activation arenas take
  * @ndev: the device.
  * @shared: out: the shared arena (the largest model that uses it, see
  *	&npa_model.shares_arena).
  * @private: out: the private arenas together.
- * @need_private: out: what a private arena for every model would take.
+ * @need_private: out: what a private arena for every model would take
+ *	(U64_MAX if that is not a u64).
  *
  * Context: Process context; takes @ndev->lock.
  */
@@ -815,9 +829,11 @@ void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
 	*shared = *private = *need_private = 0;
 	mutex_lock(&ndev->lock);
 	list_for_each_entry(model, &ndev->models, dev_node) {
-		u64 bytes = PAGE_ALIGN(model->plan.arena_bytes);
+		u64 bytes = npa_model_arena_pages(model);
 
-		*need_private += bytes;
+		/* A supplied plan's arena may be near 2^64: saturate. */
+		if (check_add_overflow(*need_private, bytes, need_private))
+			*need_private = U64_MAX;
 		if (model->arena)
 			*private += bytes;
 		else if (model->shares_arena)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "libnpa.h"
+#include "procstate.h"
 #include "tap.h"
 
 /* x (input) -conv(w)-> a -relu in place-> b -conv(w)-> y (output) */
@@ -223,6 +224,46 @@ static void test_supplied_plan(int fd)
 	if (h2 > 0)
 		npa_model_destroy(fd, h2);
 	npa_model_destroy(fd, h);
+}
+
+/*
+ * A supplied plan may put a tensor just below 2^64: what QUERY and fdinfo
+ * add up for such a model must not wrap (PAGE_ALIGN() of its arena was 0,
+ * and the file's sum came out below its own arena).
+ */
+static void test_supplied_huge_arena(int fd)
+{
+	struct npa_placement t[5], s[1];
+	struct npa_model_create rep, big;
+	unsigned long long arena = 0;
+	__u32 nt = 5, ns = 1;
+	struct npa_query q;
+	struct npa_error e;
+	char info[256] = "";
+	int h, h2, ret;
+
+	graph_init();
+	h = npa_model_create(fd, &graph, 0, 0, &rep);
+	ret = npa_model_plan(fd, h, t, &nt, s, &ns);
+	tap_ok(h > 0 && !ret, "huge supplied arena: a plan to move (%d %d)", h, ret);
+	/* The relu runs in place: both at one offset, 2 KiB below 2^64. */
+	t[2].offset = t[3].offset = 0ULL - 6144;
+	h2 = npa_model_create_planned(fd, &graph, 0, 0, t, s, &big, &e);
+	tap_ok(h2 > 0 && big.arena_bytes == 0ULL - 2048,
+	       "huge supplied arena: taken (%d, %llu bytes)", h2,
+	       (unsigned long long)big.arena_bytes);
+	ret = npa_query(fd, &q);
+	tap_ok(!ret && q.arena_need_private_bytes >= big.arena_bytes,
+	       "huge supplied arena: QUERY's private need does not wrap (%llu)",
+	       (unsigned long long)q.arena_need_private_bytes);
+	read_fdinfo(fd, "npa-arena-bytes:", info, sizeof(info));
+	sscanf(info, "npa-arena-bytes: %llu", &arena);
+	tap_ok(arena >= big.arena_bytes,
+	       "huge supplied arena: fdinfo's sum does not wrap (%llu)", arena);
+	if (h2 > 0)
+		npa_model_destroy(fd, h2);
+	if (h > 0)
+		npa_model_destroy(fd, h);
 }
 
 /* libnpa puts the kernel's report in words. */
@@ -494,6 +535,7 @@ int main(void)
 	test_error_words(fd);
 	test_operand_blame(fd);
 	test_supplied_plan(fd);
+	test_supplied_huge_arena(fd);
 	test_bindings(fd);
 	test_element_sizes(fd);
 	test_operand_refs(fd);
