@@ -387,6 +387,36 @@ static bool npa_pass(struct npa_pctx *c, const u32 *order, bool bestfit,
 	return true;
 }
 
+/*
+ * Forget what was placed over sections [@a, @b): clear every node of the
+ * index that meets them, so that the buffers living only there can be
+ * placed again (npa_fit_put()) whatever the index held.
+ */
+void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b)
+{
+	struct npa_tree *t = &c->tree;
+	u32 l, r, x;
+
+	for (l = a + t->size, r = b - 1 + t->size; l; l >>= 1, r >>= 1)
+		for (x = l; x <= r; x++) {
+			t->full[x].cnt = 0;
+			t->part[x].cnt = 0;
+		}
+}
+
+/*
+ * Put buffer @id at @off in the index, or, with @off U64_MAX, at its
+ * lowest free address (first fit; t->steps counts the list entries looked
+ * at). Returns the offset; c->off[@id] gets it too.
+ */
+u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off)
+{
+	if (off == U64_MAX)
+		off = npa_fit_lowest(c, &c->r[id]);
+	npa_tree_add(c, id, off);
+	return off;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Orders */
 

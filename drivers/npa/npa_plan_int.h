@@ -156,6 +156,8 @@ void npa_fit_free(struct npa_pctx *c);
 void npa_fit_greedy(struct npa_pctx *c);
 void npa_fit_orders(struct npa_pctx *c);
 int npa_fit_local(struct npa_pctx *c, u64 budget);
+void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b);
+u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off);
 
 /* npa_plan_search.c */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big);

@@ -59,6 +59,7 @@
  * optimal.
  */
 
+#include <linux/align.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
@@ -155,6 +156,7 @@ struct npa_run {
 	u64 *u;			/* unplaced bytes live in each section */
 	u8 *placed;
 	struct npa_frame *fr;	/* @maxdepth + 2 levels */
+	void *mem;		/* the block the arrays are carved from */
 	struct npa_pend *pe;	/* 2 * ns + 2 */
 	struct npa_trail *tr;	/* n * 4 * (log2(tsize) + 1) */
 	u32 ntr, depth, maxdepth;
@@ -176,7 +178,7 @@ struct npa_run {
 struct npa_srch {
 	struct npa_pctx *c;
 	const u32 *ids;
-	u32 n, ns;
+	u32 n, ns, s0;		/* buffers, sections, the first section */
 	u32 *a, *b;		/* lifetimes in sections of the part */
 	u64 *size, *amask;
 	u32 *twin;		/* same size and lifetime, lower index, or U32_MAX */
@@ -190,9 +192,7 @@ struct npa_srch {
 	s32 *cnt, *cross;	/* scratch of a level: ns + 1 each */
 	u32 *first;		/* ns + 1: the first buffer that starts there or later */
 	u32 tsize;		/* leaves of the trees, a power of two */
-	u64 *cmp_off;		/* scratch of npa_run_fill() */
-	u8 *cmp_in;
-	struct npa_iv *ivs;
+	void *mem;		/* the block the arrays are carved from */
 	u64 steps;		/* buffers and sections looked at */
 	u64 spent;		/* of them, charged as units already */
 	struct npa_run run[NPA_SEARCH_RUNS];
@@ -212,6 +212,18 @@ static u64 npa_gcd(u64 x, u64 y)
 		y = t;
 	}
 	return x;
+}
+
+/*
+ * @cnt elements of @size bytes at *@used in the block @mem, 8-byte aligned;
+ * with @mem NULL, only what they take is counted.
+ */
+static void *npa_carve(void *mem, size_t *used, size_t cnt, size_t size)
+{
+	void *p = mem ? (char *)mem + *used : NULL;
+
+	*used += ALIGN(cnt * size, 8);
+	return p;
 }
 
 static bool npa_run_overlap(const struct npa_srch *s, u32 i, u32 j)
@@ -631,57 +643,41 @@ static u64 npa_run_below(struct npa_srch *s, struct npa_run *d)
 	return max(s->best - d->step, s->proven);
 }
 
-/* Address ranges by start, for npa_run_fill(). */
-static int npa_iv_cmp(const void *x, const void *y)
-{
-	const struct npa_iv *a = x, *b = y;
-
-	return a->off < b->off ? -1 : a->off > b->off;
-}
-
 /*
  * Complete the partial plan of @d (its current path) by first fit in the
  * order of its ranking, each buffer at the lowest address clear of the
- * placed buffers it meets (holes below the floors included), and keep it
- * if it is the best plan of the part.
+ * placed buffers it meets (holes below the floors included), with the
+ * occupancy index of the passes (npa_plan_fit.c), and keep it if it is
+ * the best plan of the part.
  */
 static void npa_run_fill(struct npa_srch *s, struct npa_run *d)
 {
-	u64 *off = s->cmp_off, peak = 0;
-	u8 *in = s->cmp_in;
-	u32 i, j, k;
+	struct npa_pctx *c = s->c;
+	u64 peak = 0;
+	u32 i, k;
 
+	npa_fit_forget(c, s->s0, s->s0 + s->ns);
 	for (i = 0; i < s->n; i++) {
-		in[i] = d->placed[i];
-		off[i] = d->off[i];
-		if (in[i])
-			peak = max(peak, off[i] + s->size[i]);
-	}
-	for (k = 0; k < s->n && peak < s->best; k++) {
-		u32 x = d->byrank[k], cnt = 0;
-		u64 at = 0;
-
-		if (in[x])
+		if (!d->placed[i])
 			continue;
-		for (j = 0; j < s->n; j++)
-			if (in[j] && npa_run_overlap(s, x, j))
-				s->ivs[cnt++] = (struct npa_iv){ off[j],
-								 off[j] + s->size[j] };
-		sort(s->ivs, cnt, sizeof(*s->ivs), npa_iv_cmp, NULL);
-		for (j = 0; j < cnt; j++) {
-			at = npa_align(at, s->amask[x]);
-			if (s->ivs[j].off >= at + s->size[x])
-				break;
-			at = max(at, s->ivs[j].end);
-		}
-		off[x] = npa_align(at, s->amask[x]);
-		in[x] = 1;
-		peak = max(peak, off[x] + s->size[x]);
-		s->steps += s->n + cnt * (ilog2(cnt + 1) + 1);
+		npa_fit_put(c, s->ids[i], d->off[i]);
+		peak = max(peak, d->off[i] + s->size[i]);
 	}
+	c->tree.steps = 0;
+	for (k = 0; k < s->n && peak < s->best; k++) {
+		u32 x = d->byrank[k];
+
+		if (d->placed[x])
+			continue;
+		peak = max(peak, npa_fit_put(c, s->ids[x], U64_MAX) + s->size[x]);
+		s->steps += NPA_SEARCH_STEPS_PER_UNIT;
+	}
+	s->steps += 2 * s->ns + s->n + c->tree.steps *
+		    NPA_SEARCH_STEPS_PER_UNIT / NPA_PLAN_STEPS_PER_UNIT;
 	if (peak < s->best) {
 		s->best = peak;
-		memcpy(s->best_off, off, s->n * sizeof(*off));
+		for (i = 0; i < s->n; i++)
+			s->best_off[i] = c->off[s->ids[i]];
 	}
 }
 
@@ -774,20 +770,26 @@ static void npa_run_shuffle(struct npa_srch *s, struct npa_run *d)
 		d->rank[d->byrank[i]] = i;
 }
 
-static void npa_run_free(struct npa_run *d)
+/* Carve the arrays of @d from @mem; returns the bytes they take. */
+static size_t npa_run_carve(struct npa_srch *s, struct npa_run *d, void *mem)
 {
-	kvfree(d->rank);
-	kvfree(d->byrank);
-	kvfree(d->f);
-	kvfree(d->off);
-	kvfree(d->mx);
-	kvfree(d->tag);
-	kvfree(d->mk);
-	kvfree(d->u);
-	kvfree(d->placed);
-	kvfree(d->fr);
-	kvfree(d->pe);
-	kvfree(d->tr);
+	size_t n = s->n, t = 2 * (size_t)s->tsize, o = 0;
+
+	d->rank = npa_carve(mem, &o, n, sizeof(*d->rank));
+	d->byrank = npa_carve(mem, &o, n, sizeof(*d->byrank));
+	d->f = npa_carve(mem, &o, n, sizeof(*d->f));
+	d->off = npa_carve(mem, &o, n, sizeof(*d->off));
+	d->mx = npa_carve(mem, &o, t, sizeof(*d->mx));
+	d->tag = npa_carve(mem, &o, t, sizeof(*d->tag));
+	d->mk = npa_carve(mem, &o, t, sizeof(*d->mk));
+	d->u = npa_carve(mem, &o, s->ns, sizeof(*d->u));
+	d->placed = npa_carve(mem, &o, n, sizeof(*d->placed));
+	d->fr = npa_carve(mem, &o, d->maxdepth + 2, sizeof(*d->fr));
+	d->pe = npa_carve(mem, &o, 2 * (size_t)s->ns + 2, sizeof(*d->pe));
+	/* A placement saves at most 4 nodes a level of the floor tree. */
+	d->tr = npa_carve(mem, &o, n * 4 * (ilog2(s->tsize) + 1),
+			  sizeof(*d->tr));
+	return o;
 }
 
 /* Put @d back at the root, under @cap. */
@@ -826,30 +828,10 @@ static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
 	memset(d, 0, sizeof(*d));
 	/* A level places a buffer or leaves a point empty. */
 	d->maxdepth = 2 * n + s->ns;
-	d->rank = kvmalloc_array(n, sizeof(*d->rank), GFP_KERNEL_ACCOUNT);
-	d->byrank = kvmalloc_array(n, sizeof(*d->byrank), GFP_KERNEL_ACCOUNT);
-	d->f = kvcalloc(n, sizeof(*d->f), GFP_KERNEL_ACCOUNT);
-	d->off = kvcalloc(n, sizeof(*d->off), GFP_KERNEL_ACCOUNT);
-	d->mx = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*d->mx),
-			       GFP_KERNEL_ACCOUNT);
-	d->tag = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*d->tag),
-				GFP_KERNEL_ACCOUNT);
-	d->mk = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*d->mk),
-			       GFP_KERNEL_ACCOUNT);
-	d->u = kvcalloc(s->ns, sizeof(*d->u), GFP_KERNEL_ACCOUNT);
-	d->placed = kvcalloc(n, sizeof(*d->placed), GFP_KERNEL_ACCOUNT);
-	d->fr = kvcalloc((size_t)d->maxdepth + 2, sizeof(*d->fr),
-			 GFP_KERNEL_ACCOUNT);
-	d->pe = kvmalloc_array(2 * (size_t)s->ns + 2, sizeof(*d->pe),
-			       GFP_KERNEL_ACCOUNT);
-	/* A placement saves at most 4 nodes a level of the floor tree. */
-	d->tr = kvmalloc_array((size_t)n * 4 * (ilog2(s->tsize) + 1),
-			       sizeof(*d->tr), GFP_KERNEL_ACCOUNT);
-	if (!d->rank || !d->byrank || !d->f || !d->off || !d->mx || !d->tag ||
-	    !d->mk || !d->u || !d->placed || !d->fr || !d->pe || !d->tr) {
-		npa_run_free(d);
+	d->mem = kvzalloc(npa_run_carve(s, d, NULL), GFP_KERNEL_ACCOUNT);
+	if (!d->mem)
 		return -ENOMEM;
-	}
+	npa_run_carve(s, d, d->mem);
 	d->at_bound = at_bound;
 	d->prover = prover;
 	d->by = by;
@@ -967,22 +949,28 @@ static void npa_srch_free(struct npa_srch *s)
 	u32 k;
 
 	for (k = 0; k < NPA_SEARCH_RUNS; k++)
-		npa_run_free(&s->run[k]);
-	kvfree(s->a);
-	kvfree(s->b);
-	kvfree(s->size);
-	kvfree(s->amask);
-	kvfree(s->twin);
-	kvfree(s->tl);
-	kvfree(s->best_off);
-	kvfree(s->pos);
-	kvfree(s->low);
-	kvfree(s->cnt);
-	kvfree(s->cross);
-	kvfree(s->first);
-	kvfree(s->cmp_off);
-	kvfree(s->cmp_in);
-	kvfree(s->ivs);
+		kvfree(s->run[k].mem);
+	kvfree(s->mem);
+}
+
+/* Carve the arrays of @s from @mem; returns the bytes they take. */
+static size_t npa_srch_carve(struct npa_srch *s, void *mem)
+{
+	size_t n = s->n, ns = s->ns, o = 0;
+
+	s->a = npa_carve(mem, &o, n, sizeof(*s->a));
+	s->b = npa_carve(mem, &o, n, sizeof(*s->b));
+	s->size = npa_carve(mem, &o, n, sizeof(*s->size));
+	s->amask = npa_carve(mem, &o, n, sizeof(*s->amask));
+	s->twin = npa_carve(mem, &o, n, sizeof(*s->twin));
+	s->tl = npa_carve(mem, &o, n, sizeof(*s->tl));
+	s->best_off = npa_carve(mem, &o, n, sizeof(*s->best_off));
+	s->pos = npa_carve(mem, &o, n, sizeof(*s->pos));
+	s->low = npa_carve(mem, &o, 2 * (size_t)s->tsize, sizeof(*s->low));
+	s->cnt = npa_carve(mem, &o, ns + 1, sizeof(*s->cnt));
+	s->cross = npa_carve(mem, &o, ns + 1, sizeof(*s->cross));
+	s->first = npa_carve(mem, &o, ns + 1, sizeof(*s->first));
+	return o;
 }
 
 /*
@@ -1000,32 +988,13 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 	s->ids = ids;
 	s->n = n;
 	s->ns = ns;
+	s->s0 = s0;
 	s->proven = c->lb;
-	s->a = kvmalloc_array(n, sizeof(*s->a), GFP_KERNEL_ACCOUNT);
-	s->b = kvmalloc_array(n, sizeof(*s->b), GFP_KERNEL_ACCOUNT);
-	s->size = kvmalloc_array(n, sizeof(*s->size), GFP_KERNEL_ACCOUNT);
-	s->amask = kvmalloc_array(n, sizeof(*s->amask), GFP_KERNEL_ACCOUNT);
-	s->twin = kvmalloc_array(n, sizeof(*s->twin), GFP_KERNEL_ACCOUNT);
-	s->tl = kvcalloc(n, sizeof(*s->tl), GFP_KERNEL_ACCOUNT);
-	s->best_off = kvmalloc_array(n, sizeof(*s->best_off), GFP_KERNEL_ACCOUNT);
 	s->tsize = roundup_pow_of_two(max(ns, 1U));
-	s->pos = kvmalloc_array(n, sizeof(*s->pos), GFP_KERNEL_ACCOUNT);
-	s->low = kvmalloc_array(2 * (size_t)s->tsize, sizeof(*s->low),
-				GFP_KERNEL_ACCOUNT);
-	s->cnt = kvmalloc_array((size_t)ns + 1, sizeof(*s->cnt),
-				GFP_KERNEL_ACCOUNT);
-	s->cross = kvmalloc_array((size_t)ns + 1, sizeof(*s->cross),
-				  GFP_KERNEL_ACCOUNT);
-	s->first = kvmalloc_array((size_t)ns + 1, sizeof(*s->first),
-				  GFP_KERNEL_ACCOUNT);
-	s->cmp_off = kvmalloc_array(n, sizeof(*s->cmp_off), GFP_KERNEL_ACCOUNT);
-	s->cmp_in = kvmalloc_array(n, sizeof(*s->cmp_in), GFP_KERNEL_ACCOUNT);
-	s->ivs = kvmalloc_array(n, sizeof(*s->ivs), GFP_KERNEL_ACCOUNT);
-	if (!s->a || !s->b || !s->size || !s->amask || !s->twin || !s->tl ||
-	    !s->best_off || !s->pos || !s->low || !s->cnt ||
-	    !s->cross || !s->first || !s->cmp_off ||
-	    !s->cmp_in || !s->ivs)
-		goto err_nomem;
+	s->mem = kvzalloc(npa_srch_carve(s, NULL), GFP_KERNEL_ACCOUNT);
+	if (!s->mem)
+		return -ENOMEM;
+	npa_srch_carve(s, s->mem);
 	for (i = 0; i < n; i++) {
 		const struct npa_rect *r = &c->r[ids[i]];
 
