@@ -467,6 +467,122 @@ static void npa_exec_test_scratch_overlap(struct kunit *test)
 	assert_guards(test, s, 162, "input used as scratch");
 }
 
+/*
+ * Weight staging and the accumulator: the fixture's weights are 5 filters of
+ * 18 bytes.  Staging of one filter up to all of them (and more), or too
+ * small to be used; accumulators of one entry up to all five, or too small.
+ */
+static void npa_exec_test_staging(struct kunit *test)
+{
+	static const u64 stages[] = { 18, 36, 54, 89, 90, 200, 17, 0 };
+	static const u64 accs[] = { 8, 16, 40, 100, 7 };
+	struct npa_conv_fixture f;
+	struct npa_exec_operand sc[3];
+	const s8 *w;
+	u64 rows, c0;
+	size_t i, j;
+	u8 *st, *ac;
+
+	npa_conv_fixture_init(test, &f);
+	w = f.in[1].ptr;
+	for (i = 0; i < ARRAY_SIZE(stages); i++) {
+		for (j = 0; j < ARRAY_SIZE(accs); j++) {
+			sc[0] = (struct npa_exec_operand){ npa_buf(test, 162, 0x5a), 162, NULL };
+			st = npa_buf(test, stages[i], 0x5a);
+			ac = npa_buf(test, accs[j], 0x5a);
+			sc[1] = (struct npa_exec_operand){ st, stages[i], NULL };
+			sc[2] = (struct npa_exec_operand){ ac, accs[j], NULL };
+			memset(f.out.ptr, 0x77, 45);
+			KUNIT_ASSERT_EQ(test, npa_exec_op(&f.op, f.in, 3, &f.out, 1, sc, 3), 0);
+			assert_bytes(test, f.out.ptr, f.want, 45, "staged");
+			assert_guards(test, st, stages[i], "staging");
+			assert_guards(test, ac, accs[j], "accumulator");
+			/* What the kernel read last: the last chunk of filters. */
+			rows = min_t(u64, stages[i] / 18, 5);
+			if (rows) {
+				c0 = (5 - 1) / rows * rows;
+				KUNIT_EXPECT_EQ_MSG(test, memcmp(st, w + c0 * 18,
+								 (5 - c0) * 18), 0,
+						    "staging %llu bytes", stages[i]);
+			} else {
+				KUNIT_EXPECT_NULL(test, memchr_inv(st, 0x5a, stages[i]));
+			}
+			/* The accumulator held sums, unless it is too small. */
+			if (accs[j] >= 8)
+				KUNIT_EXPECT_NOT_NULL(test, memchr_inv(ac, 0x5a, 8));
+			else
+				KUNIT_EXPECT_NULL(test, memchr_inv(ac, 0x5a, accs[j]));
+		}
+	}
+}
+
+/*
+ * Stale staging must not matter: it holds another operator's weights of
+ * the same shape (what it would hold if the NPU did not poison scratch
+ * and the kernel skipped the copy), and the result is still this one's.
+ */
+static void npa_exec_test_staging_stale(struct kunit *test)
+{
+	struct npa_conv_fixture f;
+	struct npa_exec_operand sc[3];
+	const s8 *w;
+	u8 *st;
+	int i;
+
+	npa_conv_fixture_init(test, &f);
+	w = f.in[1].ptr;
+	st = npa_buf(test, 90, 0);
+	for (i = 0; i < 90; i++)
+		st[i] = w[89 - i] ^ 0x11;
+	sc[0] = (struct npa_exec_operand){ npa_buf(test, 162, 0), 162, NULL };
+	sc[1] = (struct npa_exec_operand){ st, 90, NULL };
+	sc[2] = (struct npa_exec_operand){ npa_buf(test, 40, 0), 40, NULL };
+	KUNIT_ASSERT_EQ(test, npa_exec_op(&f.op, f.in, 3, &f.out, 1, sc, 3), 0);
+	assert_bytes(test, f.out.ptr, f.want, 45, "stale staging");
+	KUNIT_EXPECT_EQ(test, memcmp(st, w, 90), 0);
+}
+
+/* An accumulator over the output (a planning error) must show up. */
+static void npa_exec_test_acc_overlap(struct kunit *test)
+{
+	struct npa_conv_fixture f;
+	struct npa_exec_operand sc[3];
+
+	npa_conv_fixture_init(test, &f);
+	sc[0] = (struct npa_exec_operand){ npa_buf(test, 162, 0), 162, NULL };
+	sc[1] = (struct npa_exec_operand){ npa_buf(test, 90, 0), 90, NULL };
+	sc[2] = (struct npa_exec_operand){ f.out.ptr, 40, NULL };
+	KUNIT_ASSERT_EQ(test, npa_exec_op(&f.op, f.in, 3, &f.out, 1, sc, 3), 0);
+	KUNIT_EXPECT_NE(test, memcmp(f.out.ptr, f.want, 45), 0);
+}
+
+/* Which scratch buffer does what: Documentation/npu.rst, "Scratch". */
+static void npa_exec_test_roles(struct kunit *test)
+{
+	struct npa_ir_op conv = { .kind = NPA_IR_CONV2D };
+	struct npa_ir_op fc = { .kind = NPA_IR_FC };
+	struct npa_ir_op pool = { .kind = NPA_IR_MAXPOOL };
+	struct npa_exec_roles r;
+
+	npa_exec_roles(&conv, true, 3, &r);
+	KUNIT_EXPECT_EQ(test, r.col, 0);
+	KUNIT_EXPECT_EQ(test, r.stage, 1);
+	KUNIT_EXPECT_EQ(test, r.acc, 2);
+	npa_exec_roles(&conv, true, 2, &r);
+	KUNIT_EXPECT_EQ(test, r.col, 0);
+	KUNIT_EXPECT_EQ(test, r.stage, NPA_EXEC_NO_SCRATCH);
+	KUNIT_EXPECT_EQ(test, r.acc, 1);
+	npa_exec_roles(&conv, false, 2, &r);
+	KUNIT_EXPECT_EQ(test, r.col, NPA_EXEC_NO_SCRATCH);
+	KUNIT_EXPECT_EQ(test, r.stage, 0);
+	KUNIT_EXPECT_EQ(test, r.acc, 1);
+	npa_exec_roles(&fc, false, 1, &r);
+	KUNIT_EXPECT_EQ(test, r.stage, NPA_EXEC_NO_SCRATCH);
+	KUNIT_EXPECT_EQ(test, r.acc, 0);
+	npa_exec_roles(&pool, false, 1, &r);
+	KUNIT_EXPECT_EQ(test, r.acc, NPA_EXEC_NO_SCRATCH);
+}
+
 /* Element-wise ops write over their first input. */
 static void npa_exec_test_inplace(struct kunit *test)
 {
@@ -863,6 +979,10 @@ static struct kunit_case npa_exec_test_cases[] = {
 	KUNIT_CASE_PARAM(npa_exec_test_case, npa_exec_case_gen_params),
 	KUNIT_CASE(npa_exec_test_im2col),
 	KUNIT_CASE(npa_exec_test_scratch_overlap),
+	KUNIT_CASE(npa_exec_test_staging),
+	KUNIT_CASE(npa_exec_test_staging_stale),
+	KUNIT_CASE(npa_exec_test_acc_overlap),
+	KUNIT_CASE(npa_exec_test_roles),
 	KUNIT_CASE(npa_exec_test_inplace),
 	KUNIT_CASE(npa_exec_test_concat_alias),
 	KUNIT_CASE(npa_exec_test_split_alias),

@@ -39,6 +39,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -90,6 +91,12 @@ struct npa_exec_meter {
  * @bias: the op has a bias input.
  * @meter: counts the work of a running op; NULL when only checking it.
  * @fault: where a refusal says what it blames; NULL when not asked.
+ * @stage: CONV2D, DWCONV2D, FC: the weight staging scratch the weights are
+ *	copied into and read from, or NULL: they are read where they are.
+ * @stage_rows: whole weight rows (@k bytes each) @stage holds, at least 1.
+ * @acc: CONV2D, DWCONV2D, FC: the accumulator scratch, or NULL: the sums
+ *	are kept in registers.
+ * @acc_n: s64 entries @acc holds, at least 1.
  */
 struct npa_exec_args {
 	struct npa_exec_shape x, b, y;
@@ -100,7 +107,14 @@ struct npa_exec_args {
 	bool bias;
 	struct npa_exec_meter *meter;
 	struct npa_exec_fault *fault;
+	s8 *stage;
+	u64 stage_rows;
+	u8 *acc;
+	u32 acc_n;
 };
+
+/* Accumulator entries kept in registers when the op has no accumulator. */
+#define NPA_EXEC_REGS	4
 
 static const u8 npa_exec_elem[NPA_IR_DTYPE_COUNT] = {
 	[NPA_IR_INT8] = 1,
@@ -773,30 +787,90 @@ static void npa_exec_dot4(const s8 *w, const s8 *x, u64 step, u64 n,
 	acc[3] += a3;
 }
 
-/*
- * Output pixel @p of group @g (all its output channels) from its a->k taps
- * at @x[i * @step].
- */
-static void npa_exec_pixel(const struct npa_exec_args *a, const s8 *wt,
-			   const void *bias, u32 g, const s8 *x, u64 step,
-			   s8 *y, u64 p)
+/* Accumulator entry @t: in the accumulator scratch, else in @reg. */
+static s64 npa_exec_acc_get(const struct npa_exec_args *a, const s64 *reg,
+			    u32 t)
 {
-	u64 plane = (u64)a->y.h * a->y.w;
-	u32 j = 0, co = g * a->cog, t;
-	s64 acc[4];
+	s64 v;
 
-	for (; j + 4 <= a->cog; j += 4, co += 4) {
-		for (t = 0; t < 4; t++)
-			acc[t] = npa_exec_bias(bias, co + t);
-		npa_exec_dot4(wt + co * a->k, x, step, a->k, acc);
-		for (t = 0; t < 4; t++)
-			y[(co + t) * plane + p] = npa_exec_requant(acc[t], a->shift);
+	if (!a->acc)
+		return reg[t];
+	memcpy(&v, a->acc + (u64)t * sizeof(v), sizeof(v));
+	return v;
+}
+
+static void npa_exec_acc_set(const struct npa_exec_args *a, s64 *reg, u32 t,
+			     s64 v)
+{
+	if (!a->acc)
+		reg[t] = v;
+	else
+		memcpy(a->acc + (u64)t * sizeof(v), &v, sizeof(v));
+}
+
+static u32 npa_exec_acc_cap(const struct npa_exec_args *a)
+{
+	return a->acc ? a->acc_n : NPA_EXEC_REGS;
+}
+
+/*
+ * Output channels [@c0, @c1) of one output pixel, @y[c * @ystride] for
+ * channel c, from the a->k taps at @x[i * @step] and the weight rows @w
+ * (row 0 is channel @c0's).  The sums are kept in the accumulator, as many
+ * channels at a time as it holds: set to the bias, added to, requantized.
+ */
+static void npa_exec_dots(const struct npa_exec_args *a, const s8 *w,
+			  const void *bias, u64 c0, u64 c1, const s8 *x,
+			  u64 step, s8 *y, u64 ystride)
+{
+	u64 c, n;
+	u32 t, u;
+	s64 reg[NPA_EXEC_REGS], s[4];
+
+	for (c = c0; c < c1; c += n) {
+		n = min_t(u64, c1 - c, npa_exec_acc_cap(a));
+		for (t = 0; t < n; t++)
+			npa_exec_acc_set(a, reg, t, npa_exec_bias(bias, c + t));
+		for (t = 0; t + 4 <= n; t += 4) {
+			memset(s, 0, sizeof(s));
+			npa_exec_dot4(w + (c + t - c0) * a->k, x, step,
+				      a->k, s);
+			for (u = 0; u < 4; u++)
+				npa_exec_acc_set(a, reg, t + u,
+						 npa_exec_acc_get(a, reg, t + u) + s[u]);
+		}
+		for (; t < n; t++)
+			npa_exec_acc_set(a, reg, t, npa_exec_acc_get(a, reg, t) +
+					 npa_exec_dot(w + (c + t - c0) * a->k,
+						      x, step, a->k));
+		for (t = 0; t < n; t++)
+			y[(c + t) * ystride] =
+				npa_exec_requant(npa_exec_acc_get(a, reg, t), a->shift);
 	}
-	for (; j < a->cog; j++, co++) {
-		acc[0] = npa_exec_bias(bias, co) +
-			 npa_exec_dot(wt + co * a->k, x, step, a->k);
-		y[co * plane + p] = npa_exec_requant(acc[0], a->shift);
-	}
+}
+
+/*
+ * Weight rows [@c0, @c1) of a->k bytes each, where the kernel reads them:
+ * copied into the weight staging scratch when the op has one, else in
+ * place in @wt.
+ */
+static const s8 *npa_exec_stage(const struct npa_exec_args *a, const s8 *wt,
+				u64 c0, u64 c1)
+{
+	u64 n = (c1 - c0) * a->k;
+
+	if (!a->stage)
+		return wt + c0 * a->k;
+	memcpy(a->stage, wt + c0 * a->k, n);
+	/* A stop request is seen at the next tick that computes. */
+	npa_exec_tick(a, n);
+	return a->stage;
+}
+
+/* Weight rows per staging chunk, out of @rows. */
+static u64 npa_exec_chunk(const struct npa_exec_args *a, u64 rows)
+{
+	return a->stage ? min(a->stage_rows, rows) : rows;
 }
 
 /* Taps [*lo, *hi) of a @k wide window starting at @start inside [0, @n). */
@@ -842,13 +916,17 @@ static void npa_exec_patch(const struct npa_exec_args *a, const s8 *x,
 /*
  * Output pixels [@p0, @p0 + @n) of group @g through im2col: first their
  * patches, a->k bytes each in the weights' order (ci, ky, kx) with zeros
- * for the padding, are written to @col; then read back.
+ * for the padding, are written to @col; then read back, for the group's
+ * output channels a staging chunk at a time.  @w: the group's weight rows
+ * when they are all staged already (resident), else NULL.
  */
 static int npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
-			 const s8 *wt, const void *bias, u32 g, u64 p0, u64 n,
-			 s8 *col, s8 *y)
+			 const s8 *wt, const s8 *w, const void *bias, u32 g,
+			 u64 p0, u64 n, s8 *col, s8 *y)
 {
-	u64 p;
+	u64 plane = (u64)a->y.h * a->y.w, p;
+	u32 first = g * a->cog, last = first + a->cog, c0, c1;
+	const s8 *rows;
 
 	for (p = 0; p < n; p++) {
 		npa_exec_patch(a, x, g, (p0 + p) / a->y.w, (p0 + p) % a->y.w,
@@ -858,26 +936,35 @@ static int npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
 		if (!((p + 1) % a->y.w))
 			cond_resched();
 	}
-	for (p = 0; p < n; p++) {
-		npa_exec_pixel(a, wt, bias, g, col + p * a->k, 1, y, p0 + p);
-		if (npa_exec_tick(a, a->cog * a->k))
-			return -ECANCELED;
-		if (!((p + 1) % a->y.w))
-			cond_resched();
+	for (c0 = first; c0 < last; c0 = c1) {
+		c1 = c0 + npa_exec_chunk(a, last - c0);
+		rows = w ?: npa_exec_stage(a, wt, c0, c1);
+		for (p = 0; p < n; p++) {
+			npa_exec_dots(a, rows, bias, c0, c1, col + p * a->k, 1,
+				      y + p0 + p, plane);
+			if (npa_exec_tick(a, (u64)(c1 - c0) * a->k))
+				return -ECANCELED;
+			if (!((p + 1) % a->y.w))
+				cond_resched();
+		}
 	}
 	return 0;
 }
 
-/* A 1x1 kernel, stride 1, no padding: the taps are a column of @x. */
+/*
+ * A 1x1 kernel, stride 1, no padding: the taps are a column of @x.  Output
+ * channels [@c0, @c1) of group @g, from their weight rows @w.
+ */
 static int npa_exec_conv1x1(const struct npa_exec_args *a, const s8 *x,
-			    const s8 *wt, const void *bias, u32 g, s8 *y)
+			    const s8 *w, const void *bias, u32 g, u32 c0,
+			    u32 c1, s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w, p;
 	const s8 *xg = x + (u64)g * a->cg * plane;
 
 	for (p = 0; p < plane; p++) {
-		npa_exec_pixel(a, wt, bias, g, xg + p, plane, y, p);
-		if (npa_exec_tick(a, (u64)a->cog * a->cg))
+		npa_exec_dots(a, w, bias, c0, c1, xg + p, plane, y + p, plane);
+		if (npa_exec_tick(a, (u64)(c1 - c0) * a->cg))
 			return -ECANCELED;
 		if (!((p + 1) % a->y.w))
 			cond_resched();
@@ -885,14 +972,17 @@ static int npa_exec_conv1x1(const struct npa_exec_args *a, const s8 *x,
 	return 0;
 }
 
-/* Output row @oy of group @g, straight from the input. */
+/*
+ * Output row @oy of group @g, straight from the input: output channels
+ * [@c0, @c1), from their weight rows @w.
+ */
 static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
-			     const s8 *wt, const void *bias, u32 g, u32 oy,
-			     s8 *y)
+			     const s8 *w, const void *bias, u32 g, u32 c0,
+			     u32 c1, u32 oy, s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w, oplane = (u64)a->y.h * a->y.w;
-	u32 ox, j, co, ci, ky, kx, ky0, ky1, kx0, kx1;
-	s64 iy0, ix0, acc;
+	u32 cap = npa_exec_acc_cap(a), ox, co, ci, ky, kx, ky0, ky1, kx0, kx1, t;
+	s64 iy0, ix0, sum, reg[NPA_EXEC_REGS];
 	u64 taps;
 
 	iy0 = (s64)oy * a->sh - a->pt;
@@ -902,68 +992,89 @@ static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
 		npa_exec_taps(ix0, a->kw, a->x.w, &kx0, &kx1);
 		/* A window all in the padding is the bias alone. */
 		taps = (u64)(ky1 - ky0) * (kx1 - kx0);
-		for (j = 0; j < a->cog; j++) {
-			co = g * a->cog + j;
-			acc = npa_exec_bias(bias, co);
+		for (co = c0; co < c1; co++) {
+			t = (co - c0) % cap;
+			npa_exec_acc_set(a, reg, t, npa_exec_bias(bias, co));
 			for (ci = 0; taps && ci < a->cg; ci++) {
 				const s8 *xc = x + ((u64)g * a->cg + ci) * plane;
-				const s8 *wc = wt + ((u64)co * a->cg + ci) * a->kh * a->kw;
+				const s8 *wc = w + ((u64)(co - c0) * a->cg + ci) *
+					       a->kh * a->kw;
 
+				sum = 0;
 				for (ky = ky0; ky < ky1; ky++) {
 					const s8 *xr = xc + (iy0 + ky) * a->x.w;
 					const s8 *wr = wc + ky * a->kw;
 
 					for (kx = kx0; kx < kx1; kx++)
-						acc += wr[kx] * xr[ix0 + kx];
+						sum += wr[kx] * xr[ix0 + kx];
 				}
+				npa_exec_acc_set(a, reg, t,
+						 npa_exec_acc_get(a, reg, t) + sum);
 			}
 			y[co * oplane + (u64)oy * a->y.w + ox] =
-				npa_exec_requant(acc, a->shift);
+				npa_exec_requant(npa_exec_acc_get(a, reg, t),
+						 a->shift);
 		}
 		/*
 		 * Every loop counted: a row of pixels all in the padding
 		 * (taps 0) must reach the stop hook too.
 		 */
-		if (npa_exec_tick(a, (u64)a->cog * (a->cg * taps + 1)))
+		if (npa_exec_tick(a, (u64)(c1 - c0) * (a->cg * taps + 1)))
 			return -ECANCELED;
 	}
 	return 0;
 }
 
-/* CONV2D, DWCONV2D; @col is scratch[0] (or NULL) of @col_size bytes. */
+/*
+ * CONV2D, DWCONV2D; @col is scratch[0] (or NULL) of @col_size bytes.  The
+ * weights go through the staging scratch a chunk of output channels at a
+ * time: once per group when the group's weights fit it, else once per
+ * tile of output pixels.
+ */
 static int npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
 			 const s8 *wt, const void *bias, s8 *y, s8 *col,
 			 u64 col_size)
 {
 	u64 pixels = (u64)a->y.h * a->y.w, tile = 0, p, n;
-	u32 g, oy;
+	u32 g, oy, first, last, c0, c1;
+	const s8 *w;
 	int ret;
 
 	if ((a->kh * a->kw > 1 || a->sh > 1 || a->sw > 1) && col)
 		tile = min(col_size / a->k, pixels);
 
 	for (g = 0; g < a->groups; g++) {
-		if (a->k == a->cg && a->sh == 1 && a->sw == 1 && !a->pt &&
-		    !a->pl && a->y.h == a->x.h && a->y.w == a->x.w) {
-			ret = npa_exec_conv1x1(a, x, wt, bias, g, y);
-			if (ret)
-				return ret;
+		first = g * a->cog;
+		last = first + a->cog;
+		if (tile) {
+			w = npa_exec_chunk(a, a->cog) == a->cog ?
+			    npa_exec_stage(a, wt, first, last) : NULL;
+			for (p = 0; p < pixels; p += n) {
+				n = min(tile, pixels - p);
+				ret = npa_exec_tile(a, x, wt, w, bias, g, p, n,
+						    col, y);
+				if (ret)
+					return ret;
+			}
 			continue;
 		}
-		if (!tile) {
+		for (c0 = first; c0 < last; c0 = c1) {
+			c1 = c0 + npa_exec_chunk(a, last - c0);
+			w = npa_exec_stage(a, wt, c0, c1);
+			if (a->k == a->cg && a->sh == 1 && a->sw == 1 && !a->pt &&
+			    !a->pl && a->y.h == a->x.h && a->y.w == a->x.w) {
+				ret = npa_exec_conv1x1(a, x, w, bias, g, c0, c1, y);
+				if (ret)
+					return ret;
+				continue;
+			}
 			for (oy = 0; oy < a->y.h; oy++) {
-				ret = npa_exec_conv_row(a, x, wt, bias, g, oy, y);
+				ret = npa_exec_conv_row(a, x, w, bias, g, c0, c1,
+							oy, y);
 				if (ret)
 					return ret;
 				cond_resched();
 			}
-			continue;
-		}
-		for (p = 0; p < pixels; p += n) {
-			n = min(tile, pixels - p);
-			ret = npa_exec_tile(a, x, wt, bias, g, p, n, col, y);
-			if (ret)
-				return ret;
 		}
 	}
 	return 0;
@@ -1022,16 +1133,19 @@ static int npa_exec_pool(const struct npa_exec_args *a, bool avg,
 static int npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
 		       const s8 *wt, const void *bias, s8 *y)
 {
-	u64 o;
-	s64 acc;
+	u64 o0, o1, o;
+	const s8 *w;
 
-	for (o = 0; o < a->outs; o++) {
-		acc = npa_exec_bias(bias, o);
-		acc += npa_exec_dot(wt + o * a->k, x, 1, a->k);
-		y[o] = npa_exec_requant(acc, a->shift);
-		if (npa_exec_tick(a, a->k))
-			return -ECANCELED;
-		cond_resched();
+	for (o0 = 0; o0 < a->outs; o0 = o1) {
+		o1 = o0 + npa_exec_chunk(a, a->outs - o0);
+		w = npa_exec_stage(a, wt, o0, o1);
+		for (o = o0; o < o1; o++) {
+			npa_exec_dots(a, w + (o - o0) * a->k, bias, o, o + 1, x,
+				      1, y + o, 0);
+			if (npa_exec_tick(a, a->k))
+				return -ECANCELED;
+			cond_resched();
+		}
 	}
 	return 0;
 }
@@ -1182,6 +1296,49 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
 }
 
 /**
+ * npa_exec_roles() - what each scratch buffer of an operator is used for
+ * @op: the operator.
+ * @im2col: a CONV2D or DWCONV2D whose kernel is not 1x1 or whose stride is
+ *	not 1 (npa_exec_im2col_bytes() gives a size).
+ * @nscratch: its scratch buffers.
+ * @r: out: their indexes, %NPA_EXEC_NO_SCRATCH for none.
+ *
+ * CONV2D, DWCONV2D and FC only: scratch[0] is the im2col buffer of a
+ * convolution through im2col; of the buffers after it, the last is the
+ * accumulator and the one before it, if any, the weight staging buffer
+ * (Documentation/npu.rst, "Scratch").
+ *
+ * Context: Any context.
+ */
+void npa_exec_roles(const struct npa_ir_op *op, bool im2col, u32 nscratch,
+		    struct npa_exec_roles *r)
+{
+	u32 first = 0;
+
+	r->col = NPA_EXEC_NO_SCRATCH;
+	r->stage = NPA_EXEC_NO_SCRATCH;
+	r->acc = NPA_EXEC_NO_SCRATCH;
+	switch (op->kind) {
+	case NPA_IR_CONV2D:
+	case NPA_IR_DWCONV2D:
+		if (im2col && nscratch) {
+			r->col = 0;
+			first = 1;
+		}
+		break;
+	case NPA_IR_FC:
+		break;
+	default:
+		return;
+	}
+	if (nscratch > first)
+		r->acc = nscratch - 1;
+	if (nscratch > first + 1)
+		r->stage = nscratch - 2;
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_roles);
+
+/**
  * npa_exec_run() - run one operator unless told to stop
  * @op: the operator.
  * @in: its inputs, in operand order, each with its descriptor.
@@ -1214,6 +1371,7 @@ int npa_exec_run(const struct npa_ir_op *op,
 	struct npa_exec_dl ind = { .o = in, .n = nin };
 	struct npa_exec_dl outd = { .o = out, .n = nout };
 	struct npa_exec_meter meter = { .stop = stop };
+	struct npa_exec_roles roles;
 	const void *bias = NULL;
 	struct npa_exec_args a;
 	s8 *col = NULL;
@@ -1230,9 +1388,24 @@ int npa_exec_run(const struct npa_ir_op *op,
 		ret = npa_exec_sized(out, nout);
 	if (ret)
 		return ret;
-	if (nscratch && scratch && scratch[0].ptr) {
-		col = scratch[0].ptr;
-		col_size = scratch[0].size;
+	if (!scratch)
+		nscratch = 0;
+	npa_exec_roles(op, a.kh * a.kw > 1 || a.sh > 1 || a.sw > 1, nscratch,
+		       &roles);
+	if (roles.col < nscratch && scratch[roles.col].ptr) {
+		col = scratch[roles.col].ptr;
+		col_size = scratch[roles.col].size;
+	}
+	if (roles.stage < nscratch && scratch[roles.stage].ptr &&
+	    scratch[roles.stage].size >= a.k) {
+		a.stage = scratch[roles.stage].ptr;
+		a.stage_rows = div64_u64(scratch[roles.stage].size, a.k);
+	}
+	if (roles.acc < nscratch && scratch[roles.acc].ptr &&
+	    scratch[roles.acc].size >= sizeof(s64)) {
+		a.acc = scratch[roles.acc].ptr;
+		a.acc_n = min_t(u64, scratch[roles.acc].size / sizeof(s64),
+				U32_MAX);
 	}
 	if (a.bias)
 		bias = in[2].ptr;

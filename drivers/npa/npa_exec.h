@@ -10,6 +10,7 @@
 #define __NPA_EXEC_H__
 
 #include <linux/bits.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 #include "npa_ir.h"
 
@@ -30,6 +31,21 @@ struct npa_exec_operand {
 	void *ptr;
 	u64 size;
 	const struct npa_ir_tensor *desc;
+};
+
+/* &npa_exec_roles: no such scratch buffer. */
+#define NPA_EXEC_NO_SCRATCH	U32_MAX
+
+/**
+ * struct npa_exec_roles - which scratch buffer of an operator does what
+ * @col: the im2col buffer.
+ * @stage: the weight staging buffer.
+ * @acc: the accumulator.
+ */
+struct npa_exec_roles {
+	u32 col;
+	u32 stage;
+	u32 acc;
 };
 
 /**
@@ -95,6 +111,8 @@ int npa_exec_run(const struct npa_ir_op *op,
 		 const struct npa_exec_operand *out, u32 nout,
 		 const struct npa_exec_operand *scratch, u32 nscratch,
 		 const struct npa_exec_stop *stop);
+void npa_exec_roles(const struct npa_ir_op *op, bool im2col, u32 nscratch,
+		    struct npa_exec_roles *r);
 void npa_exec_im2col_bytes(const struct npa_ir_op *op,
 			   const struct npa_ir_tensor *x,
 			   const struct npa_ir_tensor *y,

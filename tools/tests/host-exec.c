@@ -231,7 +231,7 @@ static void naive_win(const struct win *p, const s8 *x, const s8 *wt,
 
 static void test_win(int kind, const char *name)
 {
-	char what[128];
+	char what[256];
 	int round;
 
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
@@ -239,8 +239,8 @@ static void test_win(int kind, const char *name)
 		bool conv = kind == NPA_IR_CONV2D || kind == NPA_IR_DWCONV2D;
 		struct npa_ir_tensor xd, yd, wd, bd, bad;
 		struct npa_ir_op op = { .kind = kind };
-		struct npa_exec_operand in[3], out[1], sc[1];
-		struct buf x, y, w, b, want, s;
+		struct npa_exec_operand in[3], out[1], sc[3];
+		struct buf x, y, w, b, want, s, st, ac;
 		u64 full, pix;
 		int mode, ret, gs[8], ng = 0, i;
 
@@ -327,9 +327,16 @@ static void test_win(int kind, const char *name)
 			fail("im2col_bytes %llu for %dx%d/%d,%d", full, p.kh, p.kw,
 			     p.sh, p.sw);
 
-		/* 0: no scratch; 1: full; 2: tiled; 3: too small. */
+		/*
+		 * im2col 0: no scratch; 1: full; 2: tiled; 3: too small.  With
+		 * scratch, the buffers after it (npa_exec_roles()): none, an
+		 * accumulator, or weight staging and an accumulator, of any
+		 * size, poisoned.
+		 */
 		for (mode = 0; mode < (conv ? 4 : 1) && !why[0]; mode++) {
+			int extra = mode ? rr(0, 2) : 0;
 			size_t n = 0;
+			u32 nsc = 0;
 
 			if (mode == 1)
 				n = full + rr(0, 8);
@@ -339,10 +346,18 @@ static void test_win(int kind, const char *name)
 				n = pix - 1;
 			buf_alloc(&s, n);
 			memset(s.p, 0x5a, n);
-			sc[0] = (struct npa_exec_operand){ s.p, s.n, NULL };
+			buf_alloc(&st, extra == 2 ? rr(0, 2 * w.n + 1) : 0);
+			memset(st.p, 0x5a, st.n);
+			buf_alloc(&ac, extra ? rr(0, 8 * p.co + 9) : 0);
+			memset(ac.p, 0x5a, ac.n);
+			if (mode && full)
+				sc[nsc++] = (struct npa_exec_operand){ s.p, s.n, NULL };
+			if (extra == 2)
+				sc[nsc++] = (struct npa_exec_operand){ st.p, st.n, NULL };
+			if (extra)
+				sc[nsc++] = (struct npa_exec_operand){ ac.p, ac.n, NULL };
 			memset(y.p, 0x77, y.n);
-			ret = run(&op, in, conv ? 2 + p.bias : 1, out, 1, sc,
-				  mode ? 1 : 0);
+			ret = run(&op, in, conv ? 2 + p.bias : 1, out, 1, sc, nsc);
 			if (ret)
 				fail("returned %d", ret);
 			compare(y.p, want.p, y.n, "output");
@@ -351,7 +366,14 @@ static void test_win(int kind, const char *name)
 			buf_check(&w, "weights");
 			buf_check(&b, "bias");
 			buf_check(&s, "scratch");
+			buf_check(&st, "staging");
+			buf_check(&ac, "accumulator");
+			if (why[0])
+				printf("# im2col %zu, staging %zu, accumulator %zu bytes\n",
+				       extra || mode ? s.n : 0, st.n, ac.n);
 			buf_free(&s);
+			buf_free(&st);
+			buf_free(&ac);
 		}
 
 		/* An output size outside the rule is refused. */
@@ -380,7 +402,8 @@ static void test_win(int kind, const char *name)
 	snprintf(what, sizeof(what),
 		 "exec %s: %d random shapes match the naive reference%s", name,
 		 ROUNDS, kind == NPA_IR_CONV2D || kind == NPA_IR_DWCONV2D ?
-		 " (no, full, tiled and short scratch)" : "");
+		 " (no, full, tiled and short im2col scratch; weight staging"
+		 " and accumulators of any size)" : "");
 	report(what);
 }
 
@@ -395,11 +418,19 @@ static void test_fc(void)
 		struct npa_ir_tensor wd = { .dims = { m, n }, .dtype = NPA_IR_INT8 };
 		struct npa_ir_tensor bd = { .dims = { m }, .dtype = NPA_IR_INT32 };
 		struct npa_ir_op op = { .kind = NPA_IR_FC };
-		struct npa_exec_operand in[3], out[1];
-		struct buf x, y, w, b;
+		struct npa_exec_operand in[3], out[1], sc[2];
+		struct buf x, y, w, b, st, ac;
+		u32 nsc = rr(0, 2);
 
 		if (rr(0, 1))
 			xd = act(1, 1, n);
+		/* Weight staging (with two) and an accumulator, poisoned. */
+		buf_alloc(&st, nsc == 2 ? rr(0, 2 * n * m + 1) : 0);
+		memset(st.p, 0x5a, st.n);
+		buf_alloc(&ac, nsc ? rr(0, 8 * m + 9) : 0);
+		memset(ac.p, 0x5a, ac.n);
+		sc[0] = (struct npa_exec_operand){ st.p, st.n, NULL };
+		sc[nsc - (nsc > 0)] = (struct npa_exec_operand){ ac.p, ac.n, NULL };
 		op.params[NPA_IR_P_SHIFT] = shift;
 		buf_alloc(&x, n);
 		buf_alloc(&y, m);
@@ -412,7 +443,7 @@ static void test_fc(void)
 		in[1] = (struct npa_exec_operand){ w.p, w.n, &wd };
 		in[2] = (struct npa_exec_operand){ b.p, b.n, &bd };
 		out[0] = (struct npa_exec_operand){ y.p, y.n, &yd };
-		if (run(&op, in, 2 + bias, out, 1, NULL, 0))
+		if (run(&op, in, 2 + bias, out, 1, sc, nsc))
 			fail("fc returned an error");
 		for (j = 0; j < m; j++) {
 			long long acc = bias ? ((s32 *)b.p)[j] : 0;
@@ -426,12 +457,16 @@ static void test_fc(void)
 		buf_check(&y, "y");
 		buf_check(&w, "w");
 		buf_check(&b, "b");
+		buf_check(&st, "staging");
+		buf_check(&ac, "accumulator");
 		buf_free(&x);
 		buf_free(&y);
 		buf_free(&w);
 		buf_free(&b);
+		buf_free(&st);
+		buf_free(&ac);
 	}
-	report("exec fc: random shapes match the naive reference");
+	report("exec fc: random shapes match the naive reference (weight staging and accumulators of any size)");
 }
 
 /* Darknet's shortcut_cpu(), integer version. */
