@@ -126,8 +126,8 @@ struct npa_npu_job_ops {
  * @prepared: @ops->prepare() was called.
  * @status: out: enum npa_npu_status it ended with.
  * @fault_cmd: out: the command that faulted or refused its operands, or
- *	that was running (or next to run) when the job timed out, else
- *	%NPA_NPU_CMD_NONE.
+ *	that was running (or next to run) when the job timed out or a reset
+ *	or cancel stopped it, else %NPA_NPU_CMD_NONE.
  * @fault_addr: out: the device address that faulted.
  * @start_ns: out: CLOCK_MONOTONIC time the backend started it, 0 if not.
  * @cycles: out: the sum of &npa_npu_cmd.cycles over the commands that ran

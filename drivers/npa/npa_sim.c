@@ -35,7 +35,8 @@
  * in the first), and a reset is counted.  A job that had finished its
  * last operator when the watchdog fired ends %NPA_NPU_DONE, and no reset
  * is counted: the count follows the status.  A reset (debugfs ``reset``)
- * ends the running job with %NPA_NPU_ABORTED.  Queued jobs are not affected by
+ * or a cancel ends the running job with %NPA_NPU_ABORTED, naming the
+ * command it was in (or about to start) likewise.  Queued jobs are not affected by
  * either.  The operator kernels look at the abort request every
  * %NPA_EXEC_STOP_WORK multiply-adds or so, so a job stops within
  * milliseconds, even inside one huge operator.
@@ -264,8 +265,12 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 	if (IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS) && r.late_end &&
 	    status == NPA_NPU_DONE)
 		wait_event_idle(sim->hang_wq, npa_sim_abort_reason(sim, job));
-	/* Which command the watchdog caught, for whoever diagnoses it. */
-	if (status == NPA_NPU_TIMEOUT && job->num_cmds)
+	/*
+	 * Which command the watchdog, a reset or a cancel caught, for whoever
+	 * diagnoses it (a command that refused its operands set it already).
+	 */
+	if ((status == NPA_NPU_TIMEOUT || status == NPA_NPU_ABORTED) &&
+	    job->num_cmds)
 		job->fault_cmd = r.cmd;
 	kvfree(r.ops);
 	return status;

@@ -34,8 +34,9 @@ TRACE_EVENT(npa_job_start,
 );
 
 /*
- * @op: NPA_JOB_OP_NONE, or the operator that faulted, refused its operands
- * or timed out; @cycles: the cost model's cycles of the operators that ran.
+ * @op: NPA_JOB_OP_NONE, or the operator that faulted, refused its operands,
+ * timed out or was stopped by a reset or cancel; @cycles: the cost model's
+ * cycles of the operators that ran.
  */
 TRACE_EVENT(npa_job_end,
 	    TP_PROTO(u64 seqno, u32 status, u64 run_ns, u32 op, u64 cycles),

@@ -694,7 +694,8 @@ enum npa_job_status {
  * @op: out: for a fault, the operator that faulted; for an operator that
  *	refused its operands (%NPA_JOB_ABORTED), that operator; for a
  *	timeout, the operator the NPU was in (or about to start) when the
- *	watchdog fired; otherwise %NPA_JOB_OP_NONE.  (Before 3.2.0 a timeout
+ *	watchdog fired, and likewise for a running job a reset or cancel
+ *	stopped; otherwise %NPA_JOB_OP_NONE.  (Before 3.2.0 a timeout
  *	reported %NPA_JOB_OP_NONE.)
  * @fault_addr: out: for a fault, the device address.
  * @submit_ns: out: CLOCK_MONOTONIC time of submission.
