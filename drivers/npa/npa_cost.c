@@ -194,13 +194,22 @@ EXPORT_SYMBOL_IF_KUNIT(npa_cost_conv_geometry);
  * @p: its placement.
  * @fast_window: bytes at the start of the arena that are fast.
  *
+ * A plan marks each scratch buffer it placed wholly in the fast window
+ * %NPA_IR_FAST, and that mark decides for scratch: the same plan with its
+ * scratch resized (npactl's ``sim_cycles_unlimited`` and
+ * ``sim_cycles_minimum``) keeps each buffer where it was, fast or not.
+ *
  * Context: Any context.
- * Return: true when @p lies wholly in the arena's fast window.
+ * Return: true when @p lies wholly in the arena's fast window, or for
+ * scratch, when the plan marked it so.
  */
 bool npa_cost_fast(const struct npa_ir_place *p, u64 fast_window)
 {
-	return (p->flags & NPA_IR_ARENA) && p->offset <= fast_window &&
-	       p->size <= fast_window - p->offset;
+	if (!(p->flags & NPA_IR_ARENA))
+		return false;
+	if (p->flags & NPA_IR_SCRATCH)
+		return p->flags & NPA_IR_FAST;
+	return p->offset <= fast_window && p->size <= fast_window - p->offset;
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_cost_fast);
 
