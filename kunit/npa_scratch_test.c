@@ -302,6 +302,89 @@ static void npa_scratch_test_cost_headroom(struct kunit *test)
 	KUNIT_EXPECT_LE(test, r[1].offset + 10, arena);
 }
 
+/* Request 1 saves three cycles per byte, request 0 one. */
+static u64 npa_scratch_test_value(void *priv, u32 idx, u64 bytes, bool fast)
+{
+	return (idx + idx + 1) * (1000 - min_t(u64, bytes, 1000));
+}
+
+/* The largest area goes to the request that saves the most per byte. */
+static void npa_scratch_test_cost_value(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 10, 0, 1), B(70, 10, 0, 1),
+				    B(110, 10, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 10, 0), VAR(100, 10, 0) };
+	struct npa_scratch_cost cost = { .cycles = npa_scratch_test_value };
+	struct npa_scratch_stats st;
+	u64 arena = 120;
+
+	/* Without a cost, in request order: request 0 gets the 60 bytes. */
+	npa_place(test, b, 3, &arena, r, 2, 0, &st);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 60);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 30);
+	arena = 120;
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 3, &arena, r, 2, 0,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 60);
+	KUNIT_EXPECT_EQ(test, r[1].offset, 10);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 30);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 80);
+	KUNIT_EXPECT_EQ(test, arena, 120);
+}
+
+/* Four times cheaper in the fast window. */
+static u64 npa_scratch_test_fastc(void *priv, u32 idx, u64 bytes, bool fast)
+{
+	u64 c = 1000 - min_t(u64, bytes, 1000);
+
+	return fast ? c : 4 * c;
+}
+
+/*
+ * The fast window's 30 free bytes beat the 160 out of it (970 cycles
+ * against 3600), so the request takes them, shrunk.
+ */
+static void npa_scratch_test_cost_fast(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 10, 0, 1), B(40, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 10, 0) };
+	struct npa_scratch_cost cost = { .cycles = npa_scratch_test_fastc };
+	struct npa_scratch_stats st;
+	u64 arena = 300;
+
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 2, &arena, r, 1, 64,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 10);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 30);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED_FAST);
+	/* Without a fast window it takes the larger area. */
+	arena = 300;
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 2, &arena, r, 1, 0,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 140);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 100);
+}
+
+/* A fixed buffer placed out of the window (best fit) moves into it. */
+static void npa_scratch_test_cost_move(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 10, 0, 1), B(50, 50, 0, 1),
+				    B(125, 75, 0, 1) };
+	struct npa_scratch_req r[] = { FIXED(20, 0) };
+	struct npa_scratch_cost cost = { .cycles = npa_scratch_test_fastc };
+	struct npa_scratch_stats st;
+	u64 arena = 300;
+
+	npa_place(test, b, 3, &arena, r, 1, 64, &st);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 100);
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 3, &arena, r, 1, 64,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, r[0].offset, 10);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED_FAST);
+	KUNIT_EXPECT_EQ(test, st.growth, 0);
+	KUNIT_EXPECT_EQ(test, arena, 300);
+}
+
 static struct kunit_case npa_scratch_test_cases[] = {
 	KUNIT_CASE(npa_scratch_test_gap_bottom),
 	KUNIT_CASE(npa_scratch_test_best_fit),
@@ -318,6 +401,9 @@ static struct kunit_case npa_scratch_test_cases[] = {
 	KUNIT_CASE(npa_scratch_test_invalid),
 	KUNIT_CASE(npa_scratch_test_cost_flat),
 	KUNIT_CASE(npa_scratch_test_cost_headroom),
+	KUNIT_CASE(npa_scratch_test_cost_value),
+	KUNIT_CASE(npa_scratch_test_cost_fast),
+	KUNIT_CASE(npa_scratch_test_cost_move),
 	{}
 };
 

@@ -23,6 +23,13 @@
  * - latency-critical requests prefer areas in the fast window at the start
  *   of the arena.
  *
+ * With a cost model (npa_scratch_place_cost()), the free part of the fast
+ * window goes first to the variable requests that save the most cycles per
+ * byte there, shrunk to fit if that still beats their largest grant out of
+ * it; the other variable requests then share the largest areas, the most
+ * cycles per byte first; and once a step is placed, buffers outside the
+ * window move into whatever of it is left, again by cycles per byte.
+ *
  * The free-area list of a step is built from the tensors live at that step,
  * kept sorted by offset as the sweep moves through time, and updated after
  * every placement.  Growing at the bottom moves every buffer up; that is
@@ -36,6 +43,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -391,6 +399,95 @@ static void npa_place_variable(struct npa_scratch_ctx *c,
 }
 
 /*
+ * The best place for one of @r[0..n) in the free part of the fast window:
+ * the most cycles saved per byte, a variable request shrunk to the room if
+ * that still saves cycles.  @placed: against where they are, else (not
+ * placed yet) against the most they could get out of the window.  False
+ * when none would save any.
+ */
+static bool npa_fast_best(struct npa_scratch_ctx *c, struct npa_scratch_req **r,
+			  u32 n, bool placed, u32 *best_r, u32 *best_g,
+			  s64 *best_start, u64 *best_size)
+{
+	const struct npa_scratch_cost *k = c->cost;
+	s64 end = c->floor + (s64)c->fast_window;
+	u64 best = 0;
+	u32 i, g;
+
+	for (i = 0; i < n; i++) {
+		struct npa_scratch_req *q = r[i];
+		u32 idx = q - c->reqs;
+		u64 a = npa_align_of(q->align), now, size, then, per;
+		bool var = q->flags & NPA_SCRATCH_REQ_VARIABLE;
+
+		if (placed && (s64)q->offset + (s64)q->granted <= end)
+			continue;
+		/* Not placed yet: against the most it could get elsewhere. */
+		now = k->cycles(k->priv, idx, placed ? q->granted : q->size, false);
+		if (!now)
+			continue;
+		/* The gaps may be sorted by size (npa_place_variable()). */
+		for (g = 0; g < c->ngaps; g++) {
+			s64 start = npa_align_up_s64(c->gaps[g].lo, a);
+			s64 hi = min(c->gaps[g].hi, end);
+
+			if (start >= hi)
+				continue;
+			size = min_t(u64, placed ? q->granted : q->size, hi - start);
+			if (size < (placed ? q->granted : q->size) &&
+			    (!var || size < q->min_size))
+				continue;
+			if (var)
+				size = npa_req_least(c, q, size, true);
+			then = k->cycles(k->priv, idx, size, true);
+			if (then >= now)
+				continue;
+			per = div64_u64(min_t(u64, now - then, U64_MAX >> 10) << 10,
+					size);
+			if (per <= best)
+				continue;
+			best = per;
+			*best_r = i;
+			*best_g = g;
+			*best_start = start;
+			*best_size = size;
+		}
+	}
+	return best;
+}
+
+/*
+ * Scratch into the fast window where it saves the most cycles: of @r[0..n),
+ * the one that saves the most cycles per byte there goes into the free part
+ * of the fast window first, and so on until none saves any or there is no
+ * room.  Returns how many are left, moved to the front of @r.  Placed
+ * buffers that move leave their area unused.
+ */
+static u32 npa_fast_moves(struct npa_scratch_ctx *c, struct npa_scratch_req **r,
+			  u32 n, bool placed)
+{
+	u32 i, g;
+	s64 start;
+	u64 size;
+
+	if (!c->fast_window || !c->cost || !c->cost->cycles)
+		return n;
+	while (n && npa_fast_best(c, r, n, placed, &i, &g, &start, &size)) {
+		struct npa_scratch_req *q = r[i];
+
+		q->offset = start;
+		q->granted = size;
+		q->placed_flags &= ~(NPA_SCRATCH_PLACED_GROWN |
+				     NPA_SCRATCH_PLACED_STACKED);
+		if (c->gaps[g].lo_scratch && start == c->gaps[g].lo)
+			q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
+		npa_gap_take(c, g, start, size);
+		r[i] = r[--n];
+	}
+	return n;
+}
+
+/*
  * A variable request whose operator takes as many cycles at its minimum as
  * at its size, in the fast window and out of it: more would buy nothing.
  */
@@ -405,6 +502,46 @@ static bool npa_req_flat(const struct npa_scratch_ctx *c,
 	       k->cycles(k->priv, idx, r->size, false) &&
 	       k->cycles(k->priv, idx, r->min_size, true) ==
 	       k->cycles(k->priv, idx, r->size, true);
+}
+
+/*
+ * What a variable request's bytes above its minimum are worth: the cycles
+ * its operator saves from its minimum to its size, out of the fast window,
+ * per KiB of the difference; 0 without a cost model.
+ */
+static u64 npa_req_value(const struct npa_scratch_ctx *c,
+			 const struct npa_scratch_req *r)
+{
+	const struct npa_scratch_cost *k = c->cost;
+	u32 idx = r - c->reqs;
+	u64 lo, hi, saved;
+
+	if (!k || !k->cycles || r->size <= r->min_size)
+		return 0;
+	lo = k->cycles(k->priv, idx, r->min_size, false);
+	hi = k->cycles(k->priv, idx, r->size, false);
+	saved = lo > hi ? lo - hi : 0;
+	if (saved > U64_MAX >> 10)
+		return U64_MAX;
+	return div64_u64(saved << 10, r->size - r->min_size);
+}
+
+/* Most valuable first (npa_req_value()); ties in request order. */
+static void npa_vars_sort(const struct npa_scratch_ctx *c,
+			  struct npa_scratch_req **r, u64 *value, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++)
+		value[i] = npa_req_value(c, r[i]);
+	/* Insertion sort: an operator has a handful of requests. */
+	for (i = 1; i < n; i++) {
+		for (j = i; j && (value[j - 1] < value[j] ||
+				  (value[j - 1] == value[j] && r[j - 1] > r[j])); j--) {
+			swap(value[j - 1], value[j]);
+			swap(r[j - 1], r[j]);
+		}
+	}
 }
 
 static int npa_req_cmp(const void *a, const void *b, const void *priv)
@@ -561,8 +698,9 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 				     .top = *arena, .fast_window = fast_window,
 				     .cost = cost };
 	s64 used;
-	u32 *order, *by_lo, *by_hi, i, j, ilo = 0, ihi = 0, nlive = 0;
+	u32 *order, *by_lo, *by_hi, i, i0, j, ilo = 0, ihi = 0, nlive = 0;
 	struct npa_scratch_req **var;
+	u64 *value;
 	u8 *live;
 	int ret;
 
@@ -582,12 +720,13 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 	ret = -ENOMEM;
 	order = kvmalloc_array(nreqs, sizeof(*order), GFP_KERNEL_ACCOUNT);
 	var = kvmalloc_array(nreqs, sizeof(*var), GFP_KERNEL_ACCOUNT);
+	value = kvmalloc_array(nreqs, sizeof(*value), GFP_KERNEL_ACCOUNT);
 	by_lo = kvmalloc_array(nbufs + 1, sizeof(*by_lo), GFP_KERNEL_ACCOUNT);
 	by_hi = kvmalloc_array(nbufs + 1, sizeof(*by_hi), GFP_KERNEL_ACCOUNT);
 	c.active = kvmalloc_array(nbufs + 1, sizeof(*c.active), GFP_KERNEL_ACCOUNT);
 	c.gaps = kvmalloc_array(nbufs + 2 * nreqs + 2, sizeof(*c.gaps), GFP_KERNEL_ACCOUNT);
 	live = kvzalloc(nbufs + 1, GFP_KERNEL_ACCOUNT);
-	if (!order || !var || !by_lo || !by_hi || !c.active || !c.gaps || !live)
+	if (!order || !var || !value || !by_lo || !by_hi || !c.active || !c.gaps || !live)
 		goto out_free;
 
 	for (i = 0; i < nreqs; i++) {
@@ -611,6 +750,7 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 
 		for (j = i; j < nreqs && reqs[order[j]].step == step; j++)
 			;
+		i0 = i;
 		/* Move the live set to this step. */
 		for (; ihi < nlive && bufs[by_hi[ihi]].hi <= step; ihi++) {
 			if (live[by_hi[ihi]]) {
@@ -643,8 +783,14 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 			else
 				var[nvar++] = r;
 		}
-		if (nvar)
+		nvar = npa_fast_moves(&c, var, nvar, false);
+		if (nvar) {
+			npa_vars_sort(&c, var, value, nvar);
 			npa_place_variable(&c, var, nvar);
+		}
+		for (nvar = 0; i0 < j; i0++)
+			var[nvar++] = &reqs[order[i0]];
+		npa_fast_moves(&c, var, nvar, true);
 	}
 
 	/* The headroom nobody used is not part of the arena. */
@@ -675,6 +821,7 @@ out_free:
 	kvfree(c.active);
 	kvfree(by_hi);
 	kvfree(by_lo);
+	kvfree(value);
 	kvfree(var);
 	kvfree(order);
 	return ret;
