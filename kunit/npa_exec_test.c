@@ -733,6 +733,21 @@ static const struct npa_exec_heavy npa_exec_heavies[] = {
 	{ "fc 512 to 1024", { .kind = NPA_IR_FC }, 2,
 	  { ACT(512, 1, 1), { .dims = { 1024, 512 }, .dtype = NPA_IR_INT8 },
 	    ACT(1024, 1, 1) } },
+	/*
+	 * Operators that only move bytes or work element by element: they
+	 * never asked the hook, so a copy of gigabytes ran to its end after
+	 * a cancel or a timeout.
+	 */
+	{ "copy 1 MiB", { .kind = NPA_IR_COPY }, 1,
+	  { ACT(16, 256, 256), ACT(16, 256, 256) } },
+	{ "concat 2 x 512 KiB", { .kind = NPA_IR_CONCAT }, 2,
+	  { ACT(8, 256, 256), ACT(8, 256, 256), ACT(16, 256, 256) } },
+	{ "add 1 MiB", { .kind = NPA_IR_ADD }, 2,
+	  { ACT(16, 256, 256), ACT(16, 256, 256), ACT(16, 256, 256) } },
+	{ "leaky 1 MiB",
+	  { .kind = NPA_IR_ACTIVATION,
+	    .params = { [NPA_IR_P_ACT] = NPA_IR_ACT_LEAKY } }, 1,
+	  { ACT(16, 256, 256), ACT(16, 256, 256) } },
 };
 
 static void npa_exec_heavy_desc(const struct npa_exec_heavy *h, char *desc)

@@ -1150,13 +1150,39 @@ static int npa_exec_fc(const struct npa_exec_args *a, const s8 *x,
 	return 0;
 }
 
+/*
+ * Copy @n bytes unless they are already there, in pieces of
+ * %NPA_EXEC_STOP_WORK bytes that each count as that much work: a copy of
+ * gigabytes stops part way like any other operator. When the ranges
+ * overlap, the pieces go in the direction memmove() would.
+ */
+static int npa_exec_move(const struct npa_exec_args *a, void *dst,
+			 const void *src, u64 n)
+{
+	bool down = (uintptr_t)dst > (uintptr_t)src;
+	u64 done, k;
+
+	if (dst == src)
+		return 0;
+	for (done = 0; done < n; done += k) {
+		u64 at;
+
+		k = min_t(u64, n - done, NPA_EXEC_STOP_WORK);
+		at = down ? n - done - k : done;
+		memmove((u8 *)dst + at, (const u8 *)src + at, k);
+		if (npa_exec_tick(a, k))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
 static s8 npa_exec_elt1(bool mul, int a, int b, u32 shift)
 {
 	return npa_exec_sat((mul ? a * b : a + b) >> shift);
 }
 
-static void npa_exec_elt(const struct npa_exec_args *a, bool mul,
-			 const s8 *x, const s8 *b, s8 *y)
+static int npa_exec_elt(const struct npa_exec_args *a, bool mul,
+			const s8 *x, const s8 *b, s8 *y)
 {
 	u64 plane = (u64)a->x.h * a->x.w, bplane = (u64)a->b.h * a->b.w, i;
 	u32 minc = min(a->x.c, a->b.c), c, r, col;
@@ -1168,18 +1194,19 @@ static void npa_exec_elt(const struct npa_exec_args *a, bool mul,
 			u64 base = c * plane;
 
 			if (c >= minc) {
-				if (y != x)
-					memmove(y + base, x + base, plane);
+				if (npa_exec_move(a, y + base, x + base, plane))
+					return -ECANCELED;
 				continue;
 			}
 			for (i = base; i < base + plane; i++)
 				y[i] = npa_exec_elt1(mul, x[i], b[i], a->shift);
-			cond_resched();
+			if (npa_exec_tick(a, plane))
+				return -ECANCELED;
 		}
-		return;
+		return 0;
 	}
-	if (y != x)
-		memmove(y, x, a->x.n);
+	if (npa_exec_move(a, y, x, a->x.n))
+		return -ECANCELED;
 	for (c = 0; c < minc; c++) {
 		for (r = 0; r < minh; r++) {
 			s8 *yr = y + c * plane + (u64)r * a->sample * a->x.w;
@@ -1192,8 +1219,10 @@ static void npa_exec_elt(const struct npa_exec_args *a, bool mul,
 						   a->shift);
 			}
 		}
-		cond_resched();
+		if (npa_exec_tick(a, (u64)minh * minw))
+			return -ECANCELED;
 	}
+	return 0;
 }
 
 static s8 npa_exec_act1(u32 act, s8 v)
@@ -1210,34 +1239,29 @@ static s8 npa_exec_act1(u32 act, s8 v)
 	}
 }
 
-static void npa_exec_activation(const struct npa_exec_args *a, const s8 *x,
-				s8 *y)
+static int npa_exec_activation(const struct npa_exec_args *a, const s8 *x,
+			       s8 *y)
 {
 	u64 i;
 
-	if (a->act == NPA_IR_ACT_LINEAR) {
-		if (y != x)
-			memmove(y, x, a->x.n);
-		return;
-	}
+	if (a->act == NPA_IR_ACT_LINEAR)
+		return npa_exec_move(a, y, x, a->x.n);
 	for (i = 0; i < a->x.n; i++) {
 		y[i] = npa_exec_act1(a->act, x[i]);
-		if (!((i + 1) & 0xffff))
-			cond_resched();
+		if (!((i + 1) & 0xffff) && npa_exec_tick(a, 0x10000))
+			return -ECANCELED;
 	}
+	return 0;
 }
 
-static void npa_exec_upsample(const struct npa_exec_args *a, const s8 *x,
-			      s8 *y)
+static int npa_exec_upsample(const struct npa_exec_args *a, const s8 *x,
+			     s8 *y)
 {
 	u32 s = a->stride, c, r, col, k;
 	u64 ow = a->y.w;
 
-	if (s == 1) {
-		if (y != x)
-			memmove(y, x, a->x.n);
-		return;
-	}
+	if (s == 1)
+		return npa_exec_move(a, y, x, a->x.n);
 	for (c = 0; c < a->x.c; c++) {
 		for (r = 0; r < a->x.h; r++, x += a->x.w) {
 			s8 *yr = y + ((u64)c * a->y.h + (u64)r * s) * ow;
@@ -1247,12 +1271,14 @@ static void npa_exec_upsample(const struct npa_exec_args *a, const s8 *x,
 			for (k = 1; k < s; k++)
 				memcpy(yr + k * ow, yr, ow);
 		}
-		cond_resched();
+		if (npa_exec_tick(a, (u64)a->y.h * ow))
+			return -ECANCELED;
 	}
+	return 0;
 }
 
 /* y[(dy * s + dx) * C + c][oy][ox] = x[c][oy * s + dy][ox * s + dx] */
-static void npa_exec_reorg(const struct npa_exec_args *a, const s8 *x, s8 *y)
+static int npa_exec_reorg(const struct npa_exec_args *a, const s8 *x, s8 *y)
 {
 	u32 s = a->stride, c, dy, dx, oy, ox;
 	u64 plane = (u64)a->y.h * a->y.w;
@@ -1272,15 +1298,10 @@ static void npa_exec_reorg(const struct npa_exec_args *a, const s8 *x, s8 *y)
 				}
 			}
 		}
-		cond_resched();
+		if (npa_exec_tick(a, (u64)a->x.h * a->x.w))
+			return -ECANCELED;
 	}
-}
-
-/* Copy @n bytes unless they are already there. */
-static void npa_exec_move(void *dst, const void *src, u64 n)
-{
-	if (dst != src)
-		memmove(dst, src, n);
+	return 0;
 }
 
 /* Every operand is as large as its descriptor says, or larger. */
@@ -1423,17 +1444,17 @@ int npa_exec_run(const struct npa_ir_op *op,
 		return npa_exec_fc(&a, in[0].ptr, in[1].ptr, bias, out[0].ptr);
 	case NPA_IR_ADD:
 	case NPA_IR_MUL:
-		npa_exec_elt(&a, op->kind == NPA_IR_MUL, in[0].ptr, in[1].ptr,
-			     out[0].ptr);
-		break;
+		return npa_exec_elt(&a, op->kind == NPA_IR_MUL, in[0].ptr,
+				    in[1].ptr, out[0].ptr);
 	case NPA_IR_ACTIVATION:
-		npa_exec_activation(&a, in[0].ptr, out[0].ptr);
-		break;
+		return npa_exec_activation(&a, in[0].ptr, out[0].ptr);
 	case NPA_IR_CONCAT:
 		for (i = 0, off = 0; i < nin; i++) {
 			u64 n = npa_exec_bytes(in[i].desc);
 
-			npa_exec_move((u8 *)out[0].ptr + off, in[i].ptr, n);
+			if (npa_exec_move(&a, (u8 *)out[0].ptr + off, in[i].ptr,
+					  n))
+				return -ECANCELED;
 			off += n;
 		}
 		break;
@@ -1441,20 +1462,20 @@ int npa_exec_run(const struct npa_ir_op *op,
 		for (i = 0, off = 0; i < nout; i++) {
 			u64 n = npa_exec_bytes(out[i].desc);
 
-			npa_exec_move(out[i].ptr, (u8 *)in[0].ptr + off, n);
+			if (npa_exec_move(&a, out[i].ptr, (u8 *)in[0].ptr + off,
+					  n))
+				return -ECANCELED;
 			off += n;
 		}
 		break;
 	case NPA_IR_RESHAPE:
 	case NPA_IR_COPY:
-		npa_exec_move(out[0].ptr, in[0].ptr, npa_exec_bytes(in[0].desc));
-		break;
+		return npa_exec_move(&a, out[0].ptr, in[0].ptr,
+				     npa_exec_bytes(in[0].desc));
 	case NPA_IR_UPSAMPLE:
-		npa_exec_upsample(&a, in[0].ptr, out[0].ptr);
-		break;
+		return npa_exec_upsample(&a, in[0].ptr, out[0].ptr);
 	case NPA_IR_REORG:
-		npa_exec_reorg(&a, in[0].ptr, out[0].ptr);
-		break;
+		return npa_exec_reorg(&a, in[0].ptr, out[0].ptr);
 	}
 	return 0;
 }
