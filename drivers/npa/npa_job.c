@@ -475,7 +475,7 @@ static int npa_job_build(struct npa_job *job)
 	o = kvcalloc(max(n, 1U), sizeof(*o), GFP_KERNEL_ACCOUNT);
 	job->ranges = kvcalloc(job->num_imports + 1, sizeof(*job->ranges),
 			       GFP_KERNEL_ACCOUNT);
-	bind_va = kvcalloc(ir->num_tensors, sizeof(*bind_va), GFP_KERNEL);
+	bind_va = kvcalloc(ir->num_tensors, sizeof(*bind_va), GFP_KERNEL_ACCOUNT);
 	job->cmds = cmds;
 	job->operands = o;
 	if (!cmds || !o || !job->ranges || !bind_va) {
