@@ -542,6 +542,44 @@ static void npa_exec_test_staging_stale(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(st, w, 90), 0);
 }
 
+/*
+ * The loop order through im2col: the fixture's 9 pixels in tiles of one
+ * and its 5 filters staged one at a time move fewer bytes weight-stationary
+ * (8 more weight copies against 4 more gathers of 9 patches); in tiles of
+ * two, input-stationary.  Either way the result is the same.
+ */
+static void npa_exec_test_order(struct kunit *test)
+{
+	static const u64 cols[] = { 18, 36, 54, 162 };
+	static const u64 stages[] = { 18, 36, 90 };
+	struct npa_conv_fixture f;
+	struct npa_exec_operand sc[3];
+	size_t i, j;
+
+	KUNIT_EXPECT_TRUE(test, npa_exec_weight_stationary(9, 1, 5, 1));
+	KUNIT_EXPECT_FALSE(test, npa_exec_weight_stationary(9, 2, 5, 1));
+	KUNIT_EXPECT_TRUE(test, npa_exec_weight_stationary(9, 1, 5, 2));
+	/* A tie, one tile, one chunk: input-stationary. */
+	KUNIT_EXPECT_FALSE(test, npa_exec_weight_stationary(10, 2, 10, 2));
+	KUNIT_EXPECT_FALSE(test, npa_exec_weight_stationary(9, 9, 5, 1));
+	KUNIT_EXPECT_FALSE(test, npa_exec_weight_stationary(9, 1, 5, 5));
+	KUNIT_EXPECT_FALSE(test, npa_exec_weight_stationary(U64_MAX, 1, U64_MAX, 1));
+
+	npa_conv_fixture_init(test, &f);
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		for (j = 0; j < ARRAY_SIZE(stages); j++) {
+			sc[0] = (struct npa_exec_operand){ npa_buf(test, cols[i], 0x5a),
+							   cols[i], NULL };
+			sc[1] = (struct npa_exec_operand){ npa_buf(test, stages[j], 0x5a),
+							   stages[j], NULL };
+			sc[2] = (struct npa_exec_operand){ npa_buf(test, 16, 0x5a), 16, NULL };
+			memset(f.out.ptr, 0x77, 45);
+			KUNIT_ASSERT_EQ(test, npa_exec_op(&f.op, f.in, 3, &f.out, 1, sc, 3), 0);
+			assert_bytes(test, f.out.ptr, f.want, 45, "in either order");
+		}
+	}
+}
+
 /* An accumulator over the output (a planning error) must show up. */
 static void npa_exec_test_acc_overlap(struct kunit *test)
 {
@@ -996,6 +1034,7 @@ static struct kunit_case npa_exec_test_cases[] = {
 	KUNIT_CASE(npa_exec_test_scratch_overlap),
 	KUNIT_CASE(npa_exec_test_staging),
 	KUNIT_CASE(npa_exec_test_staging_stale),
+	KUNIT_CASE(npa_exec_test_order),
 	KUNIT_CASE(npa_exec_test_acc_overlap),
 	KUNIT_CASE(npa_exec_test_roles),
 	KUNIT_CASE(npa_exec_test_inplace),

@@ -26,7 +26,10 @@
  * 1x1 with stride 1 builds its im2col patch matrix in scratch[0], whole or
  * in tiles of as many output pixels as fit, and reads it back from there,
  * so that scratch which overlaps a live tensor gives wrong results instead
- * of going unnoticed.
+ * of going unnoticed.  Weights go through the weight staging scratch in
+ * chunks of whole filters, in the loop order over tiles and chunks that
+ * moves fewer bytes (npa_exec_weight_stationary(), which the cost model
+ * charges too).
  *
  * One operator can do a great deal of work (a pooling window as large as
  * its input costs the input's size squared), so npa_exec_run() counts it
@@ -914,19 +917,14 @@ static void npa_exec_patch(const struct npa_exec_args *a, const s8 *x,
 }
 
 /*
- * Output pixels [@p0, @p0 + @n) of group @g through im2col: first their
- * patches, a->k bytes each in the weights' order (ci, ky, kx) with zeros
- * for the padding, are written to @col; then read back, for the group's
- * output channels a staging chunk at a time.  @w: the group's weight rows
- * when they are all staged already (resident), else NULL.
+ * The im2col patches of output pixels [@p0, @p0 + @n) of group @g, a->k
+ * bytes each in the weights' order (ci, ky, kx) with zeros for the
+ * padding, written to @col.
  */
-static int npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
-			 const s8 *wt, const s8 *w, const void *bias, u32 g,
-			 u64 p0, u64 n, s8 *col, s8 *y)
+static int npa_exec_gather(const struct npa_exec_args *a, const s8 *x, u32 g,
+			   u64 p0, u64 n, s8 *col)
 {
-	u64 plane = (u64)a->y.h * a->y.w, p;
-	u32 first = g * a->cog, last = first + a->cog, c0, c1;
-	const s8 *rows;
+	u64 p;
 
 	for (p = 0; p < n; p++) {
 		npa_exec_patch(a, x, g, (p0 + p) / a->y.w, (p0 + p) % a->y.w,
@@ -936,16 +934,77 @@ static int npa_exec_tile(const struct npa_exec_args *a, const s8 *x,
 		if (!((p + 1) % a->y.w))
 			cond_resched();
 	}
-	for (c0 = first; c0 < last; c0 = c1) {
-		c1 = c0 + npa_exec_chunk(a, last - c0);
-		rows = w ?: npa_exec_stage(a, wt, c0, c1);
-		for (p = 0; p < n; p++) {
-			npa_exec_dots(a, rows, bias, c0, c1, col + p * a->k, 1,
-				      y + p0 + p, plane);
-			if (npa_exec_tick(a, (u64)(c1 - c0) * a->k))
-				return -ECANCELED;
-			if (!((p + 1) % a->y.w))
-				cond_resched();
+	return 0;
+}
+
+/*
+ * Output channels [@c0, @c1) of output pixels [@p0, @p0 + @n), from their
+ * patches in @col and their weight rows @w (row 0 is channel @c0's).
+ */
+static int npa_exec_tile(const struct npa_exec_args *a, const s8 *w,
+			 const void *bias, u32 c0, u32 c1, u64 p0, u64 n,
+			 const s8 *col, s8 *y)
+{
+	u64 plane = (u64)a->y.h * a->y.w, p;
+
+	for (p = 0; p < n; p++) {
+		npa_exec_dots(a, w, bias, c0, c1, col + p * a->k, 1,
+			      y + p0 + p, plane);
+		if (npa_exec_tick(a, (u64)(c1 - c0) * a->k))
+			return -ECANCELED;
+		if (!((p + 1) % a->y.w))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Group @g through im2col in tiles of @tile output pixels, the weights a
+ * staging chunk of output channels at a time, in the loop order
+ * npa_exec_weight_stationary() picks: for each tile, its patches written
+ * to @col once and every chunk staged (once for the whole group when its
+ * filters all fit); or for each chunk, staged once and every tile's
+ * patches written again.
+ */
+static int npa_exec_conv_col(const struct npa_exec_args *a, const s8 *x,
+			     const s8 *wt, const void *bias, u32 g, u64 tile,
+			     s8 *col, s8 *y)
+{
+	u64 pixels = (u64)a->y.h * a->y.w, chunk = npa_exec_chunk(a, a->cog);
+	u32 first = g * a->cog, last = first + a->cog, c0, c1;
+	const s8 *w = NULL;
+	u64 p, n;
+	int ret;
+
+	if (npa_exec_weight_stationary(pixels, tile, a->cog, chunk)) {
+		for (c0 = first; c0 < last; c0 = c1) {
+			c1 = c0 + min_t(u64, chunk, last - c0);
+			w = npa_exec_stage(a, wt, c0, c1);
+			for (p = 0; p < pixels; p += n) {
+				n = min(tile, pixels - p);
+				ret = npa_exec_gather(a, x, g, p, n, col);
+				ret = ret ?: npa_exec_tile(a, w, bias, c0, c1,
+							   p, n, col, y);
+				if (ret)
+					return ret;
+			}
+		}
+		return 0;
+	}
+	/* The group's filters staged once when they all fit. */
+	if (chunk == a->cog)
+		w = npa_exec_stage(a, wt, first, last);
+	for (p = 0; p < pixels; p += n) {
+		n = min(tile, pixels - p);
+		ret = npa_exec_gather(a, x, g, p, n, col);
+		if (ret)
+			return ret;
+		for (c0 = first; c0 < last; c0 = c1) {
+			c1 = c0 + min_t(u64, chunk, last - c0);
+			ret = npa_exec_tile(a, w ?: npa_exec_stage(a, wt, c0, c1),
+					    bias, c0, c1, p, n, col, y);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;
@@ -1028,14 +1087,13 @@ static int npa_exec_conv_row(const struct npa_exec_args *a, const s8 *x,
 /*
  * CONV2D, DWCONV2D; @col is scratch[0] (or NULL) of @col_size bytes.  The
  * weights go through the staging scratch a chunk of output channels at a
- * time: once per group when the group's weights fit it, else once per
- * tile of output pixels.
+ * time.
  */
 static int npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
 			 const s8 *wt, const void *bias, s8 *y, s8 *col,
 			 u64 col_size)
 {
-	u64 pixels = (u64)a->y.h * a->y.w, tile = 0, p, n;
+	u64 pixels = (u64)a->y.h * a->y.w, tile = 0;
 	u32 g, oy, first, last, c0, c1;
 	const s8 *w;
 	int ret;
@@ -1044,20 +1102,14 @@ static int npa_exec_conv(const struct npa_exec_args *a, const s8 *x,
 		tile = min(col_size / a->k, pixels);
 
 	for (g = 0; g < a->groups; g++) {
-		first = g * a->cog;
-		last = first + a->cog;
 		if (tile) {
-			w = npa_exec_chunk(a, a->cog) == a->cog ?
-			    npa_exec_stage(a, wt, first, last) : NULL;
-			for (p = 0; p < pixels; p += n) {
-				n = min(tile, pixels - p);
-				ret = npa_exec_tile(a, x, wt, w, bias, g, p, n,
-						    col, y);
-				if (ret)
-					return ret;
-			}
+			ret = npa_exec_conv_col(a, x, wt, bias, g, tile, col, y);
+			if (ret)
+				return ret;
 			continue;
 		}
+		first = g * a->cog;
+		last = first + a->cog;
 		for (c0 = first; c0 < last; c0 = c1) {
 			c1 = c0 + npa_exec_chunk(a, last - c0);
 			w = npa_exec_stage(a, wt, c0, c1);
@@ -1315,6 +1367,51 @@ static int npa_exec_sized(const struct npa_exec_operand *o, u32 n)
 	}
 	return 0;
 }
+
+/* @a * @b, U64_MAX when it does not fit. */
+static u64 npa_exec_mul_sat(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_mul_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+/**
+ * npa_exec_weight_stationary() - the loop order of a convolution through
+ *	im2col
+ * @pixels: output pixels per group.
+ * @tile: output pixels per im2col tile, 1 to @pixels.
+ * @filters: output channels (filters) per group.
+ * @chunk: filters per weight staging chunk, 1 to @filters (@filters
+ *	without weight staging).
+ *
+ * Input-stationary: for each tile, its patches are written to im2col once
+ * and every chunk of filters is staged again (unless one chunk holds them
+ * all).  Weight-stationary: for each chunk, staged once, every tile's
+ * patches are written again (unless one tile holds them all).  Each
+ * output channel's sum is complete within a chunk of whole filters, so
+ * both give the same bytes; they move different ones: the first copies
+ * the weights (tiles - 1) more times, the second gathers the patches
+ * (chunks - 1) more times, k bytes per filter or patch both.  The order
+ * that moves fewer is taken, input-stationary on a tie, and the cost
+ * model charges what this picks (Documentation/npu.rst, "Scratch").
+ *
+ * Context: Any context.
+ * Return: true for weight-stationary.
+ */
+bool npa_exec_weight_stationary(u64 pixels, u64 tile, u64 filters,
+				u64 chunk)
+{
+	u64 tiles, chunks;
+
+	if (!tile || !chunk || tile >= pixels || chunk >= filters)
+		return false;
+	tiles = div64_u64(pixels - 1, tile) + 1;
+	chunks = div64_u64(filters - 1, chunk) + 1;
+	return npa_exec_mul_sat(tiles - 1, filters) >
+	       npa_exec_mul_sat(chunks - 1, pixels);
+}
+EXPORT_SYMBOL_IF_KUNIT(npa_exec_weight_stationary);
 
 /**
  * npa_exec_roles() - what each scratch buffer of an operator is used for

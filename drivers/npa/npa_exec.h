@@ -111,6 +111,8 @@ int npa_exec_run(const struct npa_ir_op *op,
 		 const struct npa_exec_operand *out, u32 nout,
 		 const struct npa_exec_operand *scratch, u32 nscratch,
 		 const struct npa_exec_stop *stop);
+bool npa_exec_weight_stationary(u64 pixels, u64 tile, u64 filters,
+				u64 chunk);
 void npa_exec_roles(const struct npa_ir_op *op, bool im2col, u32 nscratch,
 		    struct npa_exec_roles *r);
 void npa_exec_im2col_bytes(const struct npa_ir_op *op,
