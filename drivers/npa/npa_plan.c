@@ -22,12 +22,12 @@
  * npa_plan() computes the max-load lower bound (npa_plan_bound.c), makes
  * the constructive plans (npa_plan_fit.c: first fit in a few orders, and
  * greedy by size with best fit, the baseline), then spends its budget on
- * the exact search (npa_plan_search.c) over the parts of the instance it
- * can search and on a local search over placement orders for the others,
- * each from the best constructive plan, and returns the best plan, checked
- * by npa_plan_verify(). It stops at the lower bound. Twice the budget
- * never gives a larger peak. A fatal signal stops it with -EINTR, never
- * with a different plan. See Documentation/planner.rst.
+ * the exact search (npa_plan_sched.c, npa_plan_search.c) over the parts of
+ * the instance it can search and on a local search over placement orders
+ * for the others, each from the best constructive plan, and returns the
+ * best plan, checked by npa_plan_verify(). It stops at the lower bound.
+ * Twice the budget never gives a larger peak. A fatal signal stops it with
+ * -EINTR, never with a different plan. See Documentation/planner.rst.
  */
 
 #include <kunit/visibility.h>

@@ -2,7 +2,8 @@
 /*
  * npa planner, internal: what the planner's files share (npa_plan.c the
  * entry, npa_plan_bound.c the bounds and the verifier, npa_plan_fit.c the
- * constructive plans, npa_plan_search.c the exact search). Not uAPI.
+ * constructive plans, npa_plan_search.c and npa_plan_sched.c the exact
+ * search). Not uAPI.
  */
 #ifndef _NPA_PLAN_INT_H_
 #define _NPA_PLAN_INT_H_
@@ -159,7 +160,7 @@ int npa_fit_local(struct npa_pctx *c, u64 budget);
 void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b);
 u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off);
 
-/* npa_plan_search.c */
+/* npa_plan_sched.c */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big);
 
 #endif /* _NPA_PLAN_INT_H_ */
