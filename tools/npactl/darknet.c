@@ -29,6 +29,8 @@
 #define DN_TILE_PIXELS		16
 /* Convolutions with at least this many weight bytes stage them on chip. */
 #define DN_WEIGHT_STAGING_MIN	(64 * 1024)
+/* The NPU's accumulator: an int64 sum per output channel. */
+#define DN_ACC_BYTES		8
 
 struct dn_opt {
 	char *key;
@@ -471,7 +473,7 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	 * Scratch: first (the NPU uses scratch[0] so) the im2col patch matrix
 	 * when a pixel is not its own patch, whole, or in pieces of any size
 	 * from one tile of output pixels (or one output row) up; the weights
-	 * staged on chip for big layers; the int32 accumulator row (one per
+	 * staged on chip for big layers; the accumulator row (an int64 sum per
 	 * output channel).
 	 */
 	one = (u64)size * size * (d->in.c / groups);	/* below 2^52 */
@@ -491,7 +493,7 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 		ret = dn_scratch(d, im2col, im2col ? one * tile : 0,
 				 DN_SCRATCH_ALIGN, NPA_SCRATCH_VARIABLE);
 	ret = ret ?: dn_weight_staging(d, weights, one);
-	ret = ret ?: dn_scratch(d, 4ULL * out.c, 0, 0, 0);
+	ret = ret ?: dn_scratch(d, DN_ACC_BYTES * out.c, 0, 0, 0);
 	if (ret)
 		return ret;
 
@@ -525,7 +527,7 @@ static int dn_connected(struct dn *d, struct dn_layer *l)
 	ret = ret ?: dn_op(d, "connected", NPA_OP_FC, NPA_UNIT_NPU, 0, ids, 3,
 			   &out.t, 1, p, ARRAY_SIZE(p));
 	ret = ret ?: dn_weight_staging(d, inputs * outputs, inputs);
-	ret = ret ?: dn_scratch(d, 4ULL * outputs, 0, 0, 0);
+	ret = ret ?: dn_scratch(d, DN_ACC_BYTES * (u64)outputs, 0, 0, 0);
 	if (ret)
 		return ret;
 	*l = out;
@@ -561,9 +563,9 @@ static int dn_maxpool(struct dn *d, struct dn_layer *l)
 	p[NPA_P_SW] = stride;
 	p[NPA_P_PAD_T] = padding / 2;
 	p[NPA_P_PAD_L] = padding / 2;
+	/* No scratch: a window's largest tap needs no accumulator. */
 	ret = dn_op(d, "maxpool", NPA_OP_MAXPOOL, NPA_UNIT_NPU, 0, &d->in.t,
 		    1, &out.t, 1, p, ARRAY_SIZE(p));
-	ret = ret ?: dn_scratch(d, 4ULL * out.c, 0, 0, 0);
 	if (ret)
 		return ret;
 	*l = out;
@@ -581,9 +583,9 @@ static int dn_avgpool(struct dn *d, struct dn_layer *l)
 	int ret;
 
 	ret = dn_output(d, "avgpool", 1, 1, d->in.c, &out);
+	/* No scratch: the NPU sums a window in its registers. */
 	ret = ret ?: dn_op(d, "avgpool", NPA_OP_AVGPOOL, NPA_UNIT_NPU, 0,
 			   &d->in.t, 1, &out.t, 1, p, ARRAY_SIZE(p));
-	ret = ret ?: dn_scratch(d, 4ULL * out.c, 0, 0, 0);
 	if (ret)
 		return ret;
 	*l = out;

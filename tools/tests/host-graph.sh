@@ -578,11 +578,13 @@ im2col() {
 	"$NPACTL" graph --im2col full "$f" >"$tmp/full" &&
 	"$NPACTL" graph --im2col row "$f" >"$tmp/row" &&
 	"$NPACTL" graph "$f" >"$tmp/tile" &&
-	grep -q '^0 layer 0 convolutional: .* scratch 4672512, 64$' "$tmp/full" &&
-	grep -q '^0 layer 0 convolutional: .* scratch 4672512(min 11232), 64$' "$tmp/row" &&
-	grep -q '^0 layer 0 convolutional: .* scratch 4672512(min 432), 64$' "$tmp/tile"
+	grep -q '^0 layer 0 convolutional: .* scratch 4672512, 128$' "$tmp/full" &&
+	grep -q '^0 layer 0 convolutional: .* scratch 4672512(min 11232), 128$' "$tmp/row" &&
+	grep -q '^0 layer 0 convolutional: .* scratch 4672512(min 432), 128$' "$tmp/tile" &&
+	# No accumulator for pooling: nothing would read it.
+	grep -q '^2 layer 1 maxpool: maxpool/npu .* -> l1.maxpool\[1x16x208x208 int8\]$' "$tmp/tile"
 }
-check "darknet: --im2col full, row and tile (default) im2col scratch" im2col
+check "darknet: im2col scratch full, by row or tile (default); 8-byte accumulators, none for pooling" im2col
 
 # The trade-off table of Documentation/npu.rst is what the script prints.
 cycles_table() {
