@@ -29,7 +29,7 @@ struct npa_device;
  * @lock: see below.
  * @models: this file's models by handle (struct npa_model).
  * @num_buffers: live buffers created through this file.
- * @num_jobs: jobs of this file not ended yet.
+ * @num_jobs: jobs of this file not ended yet, and submits under way.
  * @jobs_lock: see below.
  * @jobs: its jobs in flight (&npa_job.file_node).
  */

@@ -26,7 +26,9 @@
  * while a fence fd is open.
  *
  * Each file may have %NPA_MAX_JOBS_PER_FILE jobs in flight; past that,
- * submission fails with -EAGAIN.
+ * submission fails with -EAGAIN, before it reads its bindings or builds
+ * anything.  A submit holds its place in the count from its start, so
+ * submits under way count as in flight.
  */
 
 #include <linux/anon_inodes.h>
@@ -546,10 +548,22 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	if (ret)
 		return npa_refuse(dev, "job submit", args->error,
 				  args->error_size, &rep, ret);
+	/*
+	 * The job's place in flight first, before anything is copied,
+	 * looked up or built: a caller that spins on -EAGAIN costs an
+	 * atomic, not a job.  A submit that fails gives its place back.
+	 */
+	if (atomic_inc_return(&nfile->num_jobs) > NPA_MAX_JOBS_PER_FILE) {
+		atomic_dec(&nfile->num_jobs);
+		return npa_refuse(dev, "job submit", args->error,
+				  args->error_size, &rep, -EAGAIN);
+	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-	if (!job)
+	if (!job) {
+		atomic_dec(&nfile->num_jobs);
 		return -ENOMEM;
+	}
 	/*
 	 * The fence may outlive every npa fd (a sync_file does not pin the
 	 * module): the job holds the module until it is freed.  The caller's
@@ -600,15 +614,10 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	if (ret)
 		goto err_put;
 
-	if (atomic_inc_return(&nfile->num_jobs) > NPA_MAX_JOBS_PER_FILE) {
-		ret = -EAGAIN;
-		goto err_dec;
-	}
-
 	jfd = get_unused_fd_flags(O_CLOEXEC);
 	if (jfd < 0) {
 		ret = jfd;
-		goto err_dec;
+		goto err_put;
 	}
 	if (args->flags & NPA_JOB_FENCE) {
 		sfd = get_unused_fd_flags(O_CLOEXEC);
@@ -657,8 +666,6 @@ err_sfd:
 		put_unused_fd(sfd);
 err_jfd:
 	put_unused_fd(jfd);
-err_dec:
-	atomic_dec(&nfile->num_jobs);
 err_put:
 	/*
 	 * The buffers now, not when the fence goes (from a work item, after
@@ -667,6 +674,7 @@ err_put:
 	 */
 	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
 	npa_job_put(job);
+	atomic_dec(&nfile->num_jobs);
 	return npa_refuse(dev, "job submit", args->error, args->error_size,
 			  &rep, ret);
 }

@@ -667,6 +667,37 @@ static void test_arena_isolation(void)
 	close(b);
 }
 
+/*
+ * With 32 jobs in flight a submit fails with EAGAIN before it looks at
+ * its bindings: a caller that spins on EAGAIN costs one ioctl, not a
+ * copy of its bindings, a lookup of each fd and a built job.  Before, a
+ * bad binding won over EAGAIN (it was found first).
+ */
+static void test_job_limit_first(int fd, int model, const struct io *io)
+{
+	struct npa_binding bad[2] = { { .fd = -1 }, { .fd = -1 } };
+	__s64 t0, t1;
+	int ret, i;
+
+	ret = npa_job_submit(fd, model, bad, 2, 0, NULL);
+	tap_ok(ret == -EAGAIN, "full: a submit with closed fds fails with EAGAIN, not EBADF (%d)",
+	       ret);
+	ret = npa_job_submit(fd, model, (const struct npa_binding *)16, 2, 0,
+			     NULL);
+	tap_ok(ret == -EAGAIN, "full: a submit with unreadable bindings fails with EAGAIN, not EFAULT (%d)",
+	       ret);
+	ret = npa_job_submit(fd, 0x7fff, bad, 2, 0, NULL);
+	tap_ok(ret == -EAGAIN, "full: a submit naming no model fails with EAGAIN, not ENOENT (%d)",
+	       ret);
+	/* Informational: what a caller spinning on EAGAIN costs. */
+	t0 = npa_now_ns();
+	for (i = 0, ret = 0; i < 10000; i++)
+		ret += submit(fd, model, io, 30 * SEC, NULL) == -EAGAIN;
+	t1 = npa_now_ns();
+	tap_ok(ret == 10000, "full: 10000 valid submits fail with EAGAIN (%d), %lld ns each",
+	       ret, (long long)(t1 - t0) / 10000);
+}
+
 static void test_job_limit(int fd, int model)
 {
 	int jobs[40], n, i, ret;
@@ -681,6 +712,7 @@ static void test_job_limit(int fd, int model)
 	}
 	tap_ok(n == 32 && jobs[n] == -EAGAIN, "job 33 in flight fails with EAGAIN (%d at %d)",
 	       n < 40 ? jobs[n] : 0, n);
+	test_job_limit_first(fd, model, &io);
 	/* Let the first job start (and hang) before resetting it. */
 	wait_hang_started();
 	debugfs_write(DBG "reset", "1");
