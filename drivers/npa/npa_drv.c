@@ -126,12 +126,13 @@ static int npa_carveout_map_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(npa_carveout_map);
 
-static int npa_models_show(struct seq_file *m, void *unused)
-{
-	npa_model_show_all(m->private, m);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(npa_models);
+static const struct file_operations npa_models_fops = {
+	.owner = THIS_MODULE,
+	.open = npa_model_seq_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
 static int npa_reset_set(void *data, u64 val)
 {

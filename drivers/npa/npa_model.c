@@ -763,22 +763,112 @@ void npa_model_release_all(struct npa_file *nfile)
 	xa_destroy(&nfile->models);
 }
 
-/**
- * npa_model_show_all() - debugfs: every live model's plan
- * @ndev: the device.
- * @m: the debugfs file.
- *
- * Context: Process context; takes @ndev->lock.
+/*
+ * debugfs ``models``: every live model's plan report, then its arena
+ * tensors, at most %NPA_MODEL_SHOW_CHUNK of them a step.  A step holds a
+ * reference to its model, not the device's lock: the lock is taken only
+ * to find the model a step starts at, so a model of 65,536 tensors never
+ * holds it while it prints, and MODEL_CREATE, MODEL_DESTROY and the jobs'
+ * arena never wait for a reader.  What is printed does not change once a
+ * model is published, so the reference is all a step needs.
  */
-void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
-{
+#define NPA_MODEL_SHOW_CHUNK	64
+
+/**
+ * struct npa_model_iter - where a read of debugfs ``models`` is
+ * @ndev: the device.
+ * @model: the model being printed (a reference), between start and stop.
+ * @step: 0 for its report line, k for its tensors from
+ *	(k - 1) * %NPA_MODEL_SHOW_CHUNK on.
+ */
+struct npa_model_iter {
+	struct npa_device *ndev;
 	struct npa_model *model;
-	u32 t;
+	u32 step;
+};
+
+static u32 npa_model_show_steps(const struct npa_model *model)
+{
+	return 1 + DIV_ROUND_UP(model->ir.num_tensors, NPA_MODEL_SHOW_CHUNK);
+}
+
+/*
+ * A reference to the first model from @pos on that is not being freed,
+ * or NULL.  A model being freed (no reference left) is still on the list
+ * until its release takes the lock: skip it.
+ */
+static struct npa_model *npa_model_iter_from(struct npa_device *ndev,
+					     struct npa_model *pos)
+{
+	lockdep_assert_held(&ndev->lock);
+	list_for_each_entry_from(pos, &ndev->models, dev_node)
+		if (kref_get_unless_zero(&pos->ref))
+			return pos;
+	return NULL;
+}
+
+static void *npa_model_seq_start(struct seq_file *m, loff_t *ppos)
+{
+	struct npa_model_iter *it = m->private;
+	struct npa_device *ndev = it->ndev;
+	struct npa_model *model, *found = NULL;
+	loff_t pos = *ppos;
 
 	mutex_lock(&ndev->lock);
 	list_for_each_entry(model, &ndev->models, dev_node) {
-		const struct npa_layout *p = &model->plan;
+		u32 steps = npa_model_show_steps(model);
 
+		/* One being freed has no steps (see npa_model_iter_from()). */
+		if (!kref_read(&model->ref))
+			continue;
+		if (pos >= steps) {
+			pos -= steps;
+		} else if (kref_get_unless_zero(&model->ref)) {
+			found = model;
+			break;
+		}
+	}
+	mutex_unlock(&ndev->lock);
+	it->model = found;
+	it->step = pos;
+	return found ? it : NULL;
+}
+
+static void *npa_model_seq_next(struct seq_file *m, void *v, loff_t *ppos)
+{
+	struct npa_model_iter *it = m->private;
+	struct npa_device *ndev = it->ndev;
+	struct npa_model *prev = it->model;
+
+	++*ppos;
+	if (++it->step < npa_model_show_steps(prev))
+		return it;
+	/* @prev, held, is still on the list: go on from there. */
+	mutex_lock(&ndev->lock);
+	it->model = npa_model_iter_from(ndev, list_next_entry(prev, dev_node));
+	mutex_unlock(&ndev->lock);
+	it->step = 0;
+	npa_model_put(prev);
+	return it->model ? it : NULL;
+}
+
+static void npa_model_seq_stop(struct seq_file *m, void *v)
+{
+	struct npa_model_iter *it = m->private;
+
+	if (it->model)
+		npa_model_put(it->model);
+	it->model = NULL;
+}
+
+static int npa_model_seq_show(struct seq_file *m, void *v)
+{
+	const struct npa_model_iter *it = v;
+	const struct npa_model *model = it->model;
+	const struct npa_layout *p = &model->plan;
+	u32 t, end;
+
+	if (!it->step) {
 		seq_printf(m, "model %u: %u tensors %u ops arena %llu tensors %llu lower bound %llu naive %llu scratch %llu growth %llu (naive %llu) planner %s%s\n",
 			   model->handle, model->ir.num_tensors,
 			   model->ir.num_ops, p->arena_bytes, p->tensor_bytes,
@@ -786,16 +876,47 @@ void npa_model_show_all(struct npa_device *ndev, struct seq_file *m)
 			   p->scratch_growth, p->scratch_growth_naive,
 			   npa_plan_algo_name(p->algorithm),
 			   model->arena ? " private" : "");
-		for (t = 0; t < model->ir.num_tensors; t++) {
-			const struct npa_ir_place *pl = &p->tensors[t];
-
-			if (pl->flags & NPA_IR_ARENA)
-				seq_printf(m, "  t%u %#llx+%llu [%u,%u) buf %u\n", t,
-					   pl->offset, pl->size, pl->lo, pl->hi,
-					   pl->buffer);
-		}
+		return 0;
 	}
-	mutex_unlock(&ndev->lock);
+	t = (it->step - 1) * NPA_MODEL_SHOW_CHUNK;
+	end = min(t + NPA_MODEL_SHOW_CHUNK, model->ir.num_tensors);
+	for (; t < end; t++) {
+		const struct npa_ir_place *pl = &p->tensors[t];
+
+		if (pl->flags & NPA_IR_ARENA)
+			seq_printf(m, "  t%u %#llx+%llu [%u,%u) buf %u\n", t,
+				   pl->offset, pl->size, pl->lo, pl->hi,
+				   pl->buffer);
+	}
+	return 0;
+}
+
+static const struct seq_operations npa_model_seq_ops = {
+	.start = npa_model_seq_start,
+	.next = npa_model_seq_next,
+	.stop = npa_model_seq_stop,
+	.show = npa_model_seq_show,
+};
+
+/**
+ * npa_model_seq_open() - open debugfs ``models``: every live model's plan
+ * @inode: the debugfs file's inode; its private data is the device.
+ * @file: the file.
+ *
+ * Release it with seq_release_private().
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int npa_model_seq_open(struct inode *inode, struct file *file)
+{
+	struct npa_model_iter *it;
+
+	it = __seq_open_private(file, &npa_model_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->ndev = inode->i_private;
+	return 0;
 }
 
 /*

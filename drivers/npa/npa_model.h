@@ -11,11 +11,12 @@
 
 #include "npa_graph.h"
 
+struct file;
+struct inode;
 struct npa_file;
 struct npa_ioctl_out;
 struct npa_device;
 struct npa_region;
-struct seq_file;
 
 /* Most models one open file may hold (-ENOSPC beyond). */
 #define NPA_MAX_MODELS_PER_FILE	64
@@ -55,7 +56,7 @@ struct npa_model {
 void npa_model_free(struct npa_model *model);
 void npa_model_put(struct npa_model *model);
 struct npa_model *npa_model_lookup(struct npa_file *nfile, u32 handle);
-void npa_model_show_all(struct npa_device *ndev, struct seq_file *m);
+int npa_model_seq_open(struct inode *inode, struct file *file);
 void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
 			   u64 *need_private);
 void npa_model_release_all(struct npa_file *nfile);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "chaingraph.h"
 #include "failnth.h"
 #include "procstate.h"
 #include "tap.h"
@@ -72,27 +73,11 @@ struct ctx {
 static struct npa_tensor_desc big_tensors[BIG];
 static struct npa_op_desc big_ops[BIG - 1];
 static __u32 big_operands[2 * (BIG - 1)];
-static struct npa_graph_desc big_graph = {
-	big_tensors, big_ops, big_operands, NULL, BIG, BIG - 1, 2 * (BIG - 1), 0,
-};
+static struct npa_graph_desc big_graph;
 
 static void big_graph_init(void)
 {
-	int i;
-
-	for (i = 0; i < BIG; i++)
-		big_tensors[i] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
-							   .dtype = NPA_DTYPE_INT8 };
-	big_tensors[0].flags = NPA_TENSOR_INPUT;
-	big_tensors[BIG - 1].flags = NPA_TENSOR_OUTPUT;
-	for (i = 0; i < BIG - 1; i++) {
-		big_operands[2 * i] = i;
-		big_operands[2 * i + 1] = i + 1;
-		big_ops[i] = (struct npa_op_desc){ .kind = NPA_OP_ACTIVATION,
-			.first_input = 2 * i, .num_inputs = 1,
-			.first_output = 2 * i + 1, .num_outputs = 1,
-			.params = { [NPA_P_ACT] = NPA_ACT_RELU } };
-	}
+	big_graph = chain_graph(big_tensors, big_ops, big_operands, BIG);
 }
 
 /* Each returns the call's result; on success it undoes what it made. */

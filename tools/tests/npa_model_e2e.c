@@ -4,12 +4,15 @@
  * userspace, run inside QEMU.  TAP out; exit status = failures.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "chaingraph.h"
 #include "libnpa.h"
 #include "procstate.h"
 #include "tap.h"
@@ -523,6 +526,57 @@ static void test_bindings(int fd)
 	tap_ok(ret == -ENOENT, "bindings of a destroyed model: ENOENT (%d)", ret);
 }
 
+/*
+ * debugfs models is made a step at a time (a model's header, then its
+ * tensors a chunk at a time), each step under the device lock only as
+ * long as it takes: a model created after the first read() shows up in
+ * the rest.  Before, the first read() printed every tensor of every model
+ * under the lock, and later reads returned that snapshot.
+ */
+#define CHAIN 1024
+static struct npa_tensor_desc ch_tensors[CHAIN];
+static struct npa_op_desc ch_ops[CHAIN - 1];
+static __u32 ch_operands[2 * (CHAIN - 1)];
+
+static void test_debugfs_models(int fd)
+{
+	struct npa_graph_desc g = chain_graph(ch_tensors, ch_ops, ch_operands,
+					      CHAIN);
+	static char text[1 << 20];
+	char want[64], *line;
+	size_t len = 0;
+	ssize_t n;
+	int h, h2 = -1, dfd, lines = 0, tlines = 0, found = 0;
+
+	h = npa_model_create(fd, &g, 0, 0, NULL);
+	dfd = open("/sys/kernel/debug/npa0/models", O_RDONLY);
+	n = dfd < 0 || h <= 0 ? -1 : read(dfd, text, 4096);
+	if (n > 0) {
+		len = n;
+		graph_init();
+		h2 = npa_model_create(fd, &graph, 0, 0, NULL);
+		while ((n = read(dfd, text + len, sizeof(text) - 1 - len)) > 0)
+			len += n;
+	}
+	text[len] = 0;
+	if (dfd >= 0)
+		close(dfd);
+	snprintf(want, sizeof(want), "model %d: 5 tensors", h2);
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		lines++;
+		tlines += !strncmp(line, "  t", 3);
+		found += !strncmp(line, want, strlen(want));
+	}
+	tap_ok(h > 0 && h2 > 0 && tlines >= CHAIN - 2,
+	       "debugfs models: %d lines, %d of them tensors of a %d-tensor chain (%d, %d)",
+	       lines, tlines, CHAIN, h, h2);
+	tap_ok(found == 1,
+	       "debugfs models: a model created after the first read() is in the rest (%d)",
+	       found);
+	npa_model_destroy(fd, h2);
+	npa_model_destroy(fd, h);
+}
+
 int main(void)
 {
 	int fd = npa_open(NULL), fd2 = npa_open(NULL);
@@ -540,6 +594,7 @@ int main(void)
 	test_element_sizes(fd);
 	test_operand_refs(fd);
 	test_model_limit();
+	test_debugfs_models(fd);
 	npa_close(fd2);
 	npa_close(fd);
 	return tap_failed;
