@@ -60,6 +60,7 @@ static void npa_sim_res_free(struct kunit_resource *res)
 	struct npa_sim_fixture *f = res->data;
 
 	f->sim.npu.ops->fini(&f->sim.npu);
+	f->sim.npu.ops->job_fini(&f->sim.npu, &f->job);
 }
 
 static struct npa_sim_fixture *npa_sim_fixture(struct kunit *test)
@@ -95,6 +96,8 @@ static struct npa_sim_fixture *npa_sim_fixture(struct kunit *test)
 
 static void npa_sim_test_run(struct kunit *test, struct npa_sim_fixture *f)
 {
+	KUNIT_ASSERT_EQ(test, f->sim.npu.ops->job_init(&f->sim.npu, &f->job), 0);
+	KUNIT_ASSERT_NOT_NULL(test, f->job.priv);
 	f->sim.npu.ops->queue(&f->sim.npu, &f->job);
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&f->done, 10 * HZ),
 			0UL);

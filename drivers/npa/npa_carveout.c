@@ -222,6 +222,68 @@ void npa_carveout_fini(struct npa_carveout *co)
 EXPORT_SYMBOL_IF_KUNIT(npa_carveout_fini);
 
 /**
+ * npa_carveout_place() - allocate and zero a page-aligned region, in a
+ *	struct the caller provides
+ * @co: the carveout.
+ * @r: where to keep the region; the caller owns it, and it must not hold
+ *	a region already.
+ * @bytes: size; rounded up to a page.
+ * @owner: short description for debugfs.
+ *
+ * Allocates no memory of the kernel's: the NPU's queue, which must not
+ * wait for memory reclaim, places the shared activation arena with it.
+ *
+ * Context: Process context; takes @co->lock.
+ * Return: 0; -ENOSPC when the carveout has no room for it, -ENODEV when
+ * there is no carveout, -EINVAL for 0 bytes.
+ */
+int npa_carveout_place(struct npa_carveout *co, struct npa_region *r,
+		       u64 bytes, const char *owner)
+{
+	unsigned long addr;
+	size_t size;
+
+	if (!co->pool)
+		return -ENODEV;
+	if (!bytes)
+		return -EINVAL;
+	/* Before the cast: a planned arena is a u64 on 32-bit kernels too. */
+	if (bytes > co->size)
+		return -ENOSPC;
+	size = PAGE_ALIGN(bytes);
+	addr = gen_pool_alloc(co->pool, size);
+	if (!addr)
+		return -ENOSPC;
+	r->offset = addr - NPA_CO_BIAS;
+	r->size = size;
+	r->vaddr = co->vaddr + r->offset;
+	strscpy(r->owner, owner, sizeof(r->owner));
+	memset(r->vaddr, 0, size);
+
+	mutex_lock(&co->lock);
+	list_add_tail(&r->node, &co->regions);
+	co->used += size;
+	mutex_unlock(&co->lock);
+	return 0;
+}
+
+/**
+ * npa_carveout_remove() - free a region npa_carveout_place() placed
+ * @co: the carveout.
+ * @r: the region; the caller still owns the struct.
+ *
+ * Context: Process context; takes @co->lock.
+ */
+void npa_carveout_remove(struct npa_carveout *co, struct npa_region *r)
+{
+	mutex_lock(&co->lock);
+	list_del(&r->node);
+	co->used -= r->size;
+	mutex_unlock(&co->lock);
+	gen_pool_free(co->pool, r->offset + NPA_CO_BIAS, r->size);
+}
+
+/**
  * npa_carveout_alloc() - allocate and zero a page-aligned region
  * @co: the carveout.
  * @bytes: size; rounded up to a page.
@@ -235,35 +297,18 @@ struct npa_region *npa_carveout_alloc(struct npa_carveout *co, u64 bytes,
 				      const char *owner)
 {
 	struct npa_region *r;
-	unsigned long addr;
-	size_t size;
+	int ret;
 
 	if (!co->pool)
 		return ERR_PTR(-ENODEV);
-	if (!bytes)
-		return ERR_PTR(-EINVAL);
-	/* Before the cast: a planned arena is a u64 on 32-bit kernels too. */
-	if (bytes > co->size)
-		return ERR_PTR(-ENOSPC);
-	size = PAGE_ALIGN(bytes);
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
-	addr = gen_pool_alloc(co->pool, size);
-	if (!addr) {
+	ret = npa_carveout_place(co, r, bytes, owner);
+	if (ret) {
 		kfree(r);
-		return ERR_PTR(-ENOSPC);
+		return ERR_PTR(ret);
 	}
-	r->offset = addr - NPA_CO_BIAS;
-	r->size = size;
-	r->vaddr = co->vaddr + r->offset;
-	strscpy(r->owner, owner, sizeof(r->owner));
-	memset(r->vaddr, 0, size);
-
-	mutex_lock(&co->lock);
-	list_add_tail(&r->node, &co->regions);
-	co->used += size;
-	mutex_unlock(&co->lock);
 	return r;
 }
 
@@ -278,11 +323,7 @@ void npa_carveout_free(struct npa_carveout *co, struct npa_region *r)
 {
 	if (!r)
 		return;
-	mutex_lock(&co->lock);
-	list_del(&r->node);
-	co->used -= r->size;
-	mutex_unlock(&co->lock);
-	gen_pool_free(co->pool, r->offset + NPA_CO_BIAS, r->size);
+	npa_carveout_remove(co, r);
 	kfree(r);
 }
 

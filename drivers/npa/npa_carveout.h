@@ -72,6 +72,9 @@ void npa_carveout_fini(struct npa_carveout *co);
 struct npa_region *npa_carveout_alloc(struct npa_carveout *co, u64 bytes,
 				      const char *owner);
 void npa_carveout_free(struct npa_carveout *co, struct npa_region *r);
+int npa_carveout_place(struct npa_carveout *co, struct npa_region *r,
+		       u64 bytes, const char *owner);
+void npa_carveout_remove(struct npa_carveout *co, struct npa_region *r);
 int npa_carveout_get_sgtable(struct npa_carveout *co, struct npa_region *r,
 			     struct sg_table *sgt);
 void npa_carveout_show(struct npa_carveout *co, struct seq_file *m);

@@ -59,7 +59,8 @@ struct npa_file {
  * @models: live models of all files (struct npa_model.dev_node).
  * @arena_lock: see below.
  * @arena: the activation arena the models without a private one share
- *	(jobs run one at a time), or NULL.
+ *	(jobs run one at a time): @arena_region or NULL.
+ * @arena_region: backs @arena, so that placing it allocates nothing.
  * @arena_busy: a job runs in @arena.
  * @debugfs: debugfs directory.
  * @fence_seqno: the last job's number (its fence's seqno).
@@ -76,9 +77,10 @@ struct npa_device {
 	/* Protects @models. */
 	struct mutex lock;
 	struct list_head models;
-	/* Protects @arena and @arena_busy; taken before @lock. */
+	/* Protects @arena, @arena_region and @arena_busy; taken before @lock. */
 	struct mutex arena_lock;
 	struct npa_region *arena;
+	struct npa_region arena_region;
 	bool arena_busy;
 	struct dentry *debugfs;
 	atomic64_t fence_seqno;

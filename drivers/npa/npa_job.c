@@ -92,9 +92,11 @@ static void npa_job_put_imports(struct npa_job *job, unsigned int which)
 static void npa_job_free_work(struct work_struct *work)
 {
 	struct npa_job *job = container_of(work, struct npa_job, free_work);
+	struct npa_npu *npu = job->nfile->ndev->npu;
 
 	/* Released when it ended or its submit was refused: a safety net. */
 	npa_job_put_imports(job, NPA_JOB_OWN | NPA_JOB_FOREIGN);
+	npu->ops->job_fini(npu, &job->hw);
 	kvfree(job->imports);
 	kvfree(job->offsets);
 	kvfree(job->cmds);
@@ -611,6 +613,10 @@ int npa_ioctl_job_submit(struct npa_file *nfile, void *data,
 	if (ret)
 		goto err_put;
 	ret = npa_job_build(job);
+	if (ret)
+		goto err_put;
+	/* What the NPU needs to run it: its queue must not allocate. */
+	ret = npa_job_npu(nfile)->ops->job_init(npa_job_npu(nfile), &job->hw);
 	if (ret)
 		goto err_put;
 

@@ -84,7 +84,7 @@ static void npa_model_arena_trim_locked(struct npa_device *ndev)
 	lockdep_assert_held(&ndev->arena_lock);
 	if (ndev->arena &&
 	    PAGE_ALIGN(npa_model_shared_need(ndev)) < ndev->arena->size) {
-		npa_carveout_free(&ndev->carveout, ndev->arena);
+		npa_carveout_remove(&ndev->carveout, ndev->arena);
 		ndev->arena = NULL;
 	}
 }
@@ -98,6 +98,10 @@ static void npa_model_arena_trim_locked(struct npa_device *ndev)
  * at a time, so they take turns.  Give it back with npa_model_arena_put()
  * when the job ends.
  *
+ * Allocates no memory but the carveout's (the arena's struct is the
+ * device's): the NPU's queue must not wait for memory reclaim, which may
+ * wait for the fences of the jobs it runs.
+ *
  * Context: Process context; the NPU's queue, before a job runs.
  * Return: the arena, or NULL: the carveout has no room for it.
  */
@@ -106,6 +110,7 @@ struct npa_region *npa_model_arena_get(struct npa_model *model)
 	struct npa_device *ndev = model->ndev;
 	struct npa_region *arena;
 	u64 need;
+	int ret;
 
 	if (model->arena)
 		return model->arena;
@@ -113,20 +118,23 @@ struct npa_region *npa_model_arena_get(struct npa_model *model)
 	WARN_ON_ONCE(ndev->arena_busy);
 	if (!ndev->arena || ndev->arena->size < model->plan.arena_bytes) {
 		need = max(npa_model_shared_need(ndev), model->plan.arena_bytes);
-		npa_carveout_free(&ndev->carveout, ndev->arena);
-		ndev->arena = npa_carveout_alloc(&ndev->carveout, need,
-						 "shared arena");
+		if (ndev->arena)
+			npa_carveout_remove(&ndev->carveout, ndev->arena);
+		ndev->arena = NULL;
+		ret = npa_carveout_place(&ndev->carveout, &ndev->arena_region,
+					 need, "shared arena");
 		/*
 		 * What other models may need later must not fail this job:
 		 * buffers may hold the room for it now.  Its own need is
 		 * enough.
 		 */
-		if (IS_ERR(ndev->arena) && need > model->plan.arena_bytes)
-			ndev->arena = npa_carveout_alloc(&ndev->carveout,
-							 model->plan.arena_bytes,
-							 "shared arena");
-		if (IS_ERR(ndev->arena))
-			ndev->arena = NULL;
+		if (ret && need > model->plan.arena_bytes)
+			ret = npa_carveout_place(&ndev->carveout,
+						 &ndev->arena_region,
+						 model->plan.arena_bytes,
+						 "shared arena");
+		if (!ret)
+			ndev->arena = &ndev->arena_region;
 	}
 	arena = ndev->arena;
 	ndev->arena_busy = !!arena;
@@ -160,7 +168,8 @@ void npa_model_arena_put(struct npa_model *model)
  */
 void npa_model_arena_fini(struct npa_device *ndev)
 {
-	npa_carveout_free(&ndev->carveout, ndev->arena);
+	if (ndev->arena)
+		npa_carveout_remove(&ndev->carveout, ndev->arena);
 	ndev->arena = NULL;
 }
 

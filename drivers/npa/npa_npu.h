@@ -134,6 +134,7 @@ struct npa_npu_job_ops {
  *	to their end, saturated at U64_MAX.
  * @cancel: the owner asks the backend to end the job (npa_npu_cancel()).
  * @node: the backend's, while the job is queued.
+ * @priv: the backend's, from &npa_npu_ops.job_init to &npa_npu_ops.job_fini.
  */
 struct npa_npu_job {
 	const struct npa_npu_job_ops *ops;
@@ -151,10 +152,17 @@ struct npa_npu_job {
 	u64 cycles;
 	bool cancel;
 	struct list_head node;
+	void *priv;
 };
 
 /**
  * struct npa_npu_ops - an NPU backend
+ * @job_init: before a job is queued, in the submitter's context: allocate
+ *	what running it takes (charged to the submitter).  The backend's
+ *	queue must not allocate memory: it signals the jobs' fences, and
+ *	memory reclaim may wait for them.  Returns 0 or -ENOMEM.
+ * @job_fini: free what @job_init allocated, once the job has ended (or
+ *	was never queued); also after a @job_init that failed.
  * @queue: queue a job; the backend runs queued jobs in order and ends
  *	each with @job->ops->done().
  * @cancel: end every queued job whose &npa_npu_job.cancel is set at once,
@@ -166,6 +174,8 @@ struct npa_npu_job {
  * another.  Context: process context for all of them.
  */
 struct npa_npu_ops {
+	int (*job_init)(struct npa_npu *npu, struct npa_npu_job *job);
+	void (*job_fini)(struct npa_npu *npu, struct npa_npu_job *job);
 	void (*queue)(struct npa_npu *npu, struct npa_npu_job *job);
 	void (*cancel)(struct npa_npu *npu);
 	void (*reset)(struct npa_npu *npu);

@@ -53,6 +53,7 @@
 #include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/limits.h>
 #include <linux/overflow.h>
@@ -229,23 +230,42 @@ static bool npa_sim_inject(struct npa_sim *sim, struct npa_sim_run *r)
 	return hang;
 }
 
+/*
+ * The operands of the command with the most, translated, are all a job
+ * needs memory for: allocated at submit, since the runner must not
+ * allocate (see npa_sim_work()).
+ */
+static int npa_sim_job_init(struct npa_npu *npu, struct npa_npu_job *job)
+{
+	u32 i, most = 0;
+
+	for (i = 0; i < job->num_cmds; i++)
+		most = max(most, job->cmds[i].num_in + job->cmds[i].num_out +
+			   job->cmds[i].num_scratch);
+	job->priv = kvcalloc(max(most, 1U), sizeof(struct npa_exec_operand),
+			     GFP_KERNEL_ACCOUNT);
+	return job->priv ? 0 : -ENOMEM;
+}
+
+static void npa_sim_job_fini(struct npa_npu *npu, struct npa_npu_job *job)
+{
+	kvfree(job->priv);
+	job->priv = NULL;
+}
+
 static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 {
-	struct npa_sim_run r = { .sim = sim, .job = job };
-	u32 i, most = 0;
+	struct npa_sim_run r = { .sim = sim, .job = job, .ops = job->priv };
 	u32 status;
 
+	/* The owner did not call job_init(): nothing to run it with. */
+	if (WARN_ON_ONCE(!r.ops))
+		return NPA_NPU_ABORTED;
 	job->prepared = true;
 	if (job->ops->prepare(job))
 		return NPA_NPU_ABORTED;
 	sort(job->ranges, job->num_ranges, sizeof(*job->ranges),
 	     npa_sim_range_cmp, NULL);
-	for (i = 0; i < job->num_cmds; i++)
-		most = max(most, job->cmds[i].num_in + job->cmds[i].num_out +
-			   job->cmds[i].num_scratch);
-	r.ops = kvcalloc(max(most, 1U), sizeof(*r.ops), GFP_KERNEL);
-	if (!r.ops)
-		return NPA_NPU_ABORTED;
 
 	if (npa_sim_inject(sim, &r)) {
 		/*
@@ -272,7 +292,6 @@ static u32 npa_sim_run_job(struct npa_sim *sim, struct npa_npu_job *job)
 	if ((status == NPA_NPU_TIMEOUT || status == NPA_NPU_ABORTED) &&
 	    job->num_cmds)
 		job->fault_cmd = r.cmd;
-	kvfree(r.ops);
 	return status;
 }
 
@@ -292,6 +311,7 @@ static void npa_sim_work(struct work_struct *work)
 {
 	struct npa_sim *sim = container_of(work, struct npa_sim, work);
 	struct npa_npu_job *job;
+	bool fence_cookie;
 	u32 status;
 
 	for (;;) {
@@ -307,6 +327,17 @@ static void npa_sim_work(struct work_struct *work)
 		if (!job)
 			return;
 
+		/*
+		 * Until the job has ended, its owner's fence waits for us, and
+		 * with it whoever waits for the fence, memory reclaim among
+		 * them: another driver's shrinker or MMU notifier waits for
+		 * the fences of a buffer's reservation, where userspace may
+		 * have put this job's (DMA_BUF_IOCTL_IMPORT_SYNC_FILE).  So
+		 * nothing from here to the job's end may allocate memory that
+		 * could reclaim, or wait for anything that does: the job's
+		 * memory comes from job_init() at submit, and lockdep checks.
+		 */
+		fence_cookie = dma_fence_begin_signalling();
 		job->start_ns = ktime_get_ns();
 		mod_delayed_work(system_wq, &sim->watchdog,
 				 nsecs_to_jiffies(job->timeout_ns));
@@ -326,6 +357,7 @@ static void npa_sim_work(struct work_struct *work)
 		if (status == NPA_NPU_TIMEOUT)
 			atomic64_inc(&sim->npu.resets);
 		npa_sim_end(sim, job, status);
+		dma_fence_end_signalling(fence_cookie);
 	}
 }
 
@@ -400,6 +432,8 @@ static void npa_sim_fini(struct npa_npu *npu)
 }
 
 static const struct npa_npu_ops npa_sim_ops = {
+	.job_init = npa_sim_job_init,
+	.job_fini = npa_sim_job_fini,
 	.queue = npa_sim_queue,
 	.cancel = npa_sim_cancel,
 	.reset = npa_sim_reset,
