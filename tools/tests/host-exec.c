@@ -232,7 +232,7 @@ static void naive_win(const struct win *p, const s8 *x, const s8 *wt,
 static void test_win(int kind, const char *name)
 {
 	char what[256];
-	int round;
+	int round, orders[2] = { 0, 0 };
 
 	for (round = 0; round < ROUNDS && !why[0]; round++) {
 		struct win p = { .kind = kind };
@@ -356,6 +356,12 @@ static void test_win(int kind, const char *name)
 				sc[nsc++] = (struct npa_exec_operand){ st.p, st.n, NULL };
 			if (extra)
 				sc[nsc++] = (struct npa_exec_operand){ ac.p, ac.n, NULL };
+			/* Tiles and staging chunks both: which loop order. */
+			if (mode == 2 && full && extra == 2 && st.n >= pix &&
+			    n / pix < (u64)p.oh * p.ow &&
+			    st.n / pix < (u64)p.co / p.g)
+				orders[npa_exec_weight_stationary((u64)p.oh * p.ow, n / pix,
+								  p.co / p.g, st.n / pix)]++;
 			memset(y.p, 0x77, y.n);
 			ret = run(&op, in, conv ? 2 + p.bias : 1, out, 1, sc, nsc);
 			if (ret)
@@ -399,9 +405,16 @@ static void test_win(int kind, const char *name)
 		buf_free(&w);
 		buf_free(&b);
 	}
+	/* Enough random convolutions to take both loop orders. */
+	if (kind == NPA_IR_CONV2D && !why[0] && (!orders[0] || !orders[1]))
+		fail("loop orders: %d input-, %d weight-stationary", orders[0],
+		     orders[1]);
 	snprintf(what, sizeof(what),
 		 "exec %s: %d random shapes match the naive reference%s", name,
-		 ROUNDS, kind == NPA_IR_CONV2D || kind == NPA_IR_DWCONV2D ?
+		 ROUNDS, kind == NPA_IR_CONV2D ?
+		 " (no, full, tiled and short im2col scratch; weight staging"
+		 " and accumulators of any size; both loop orders)" :
+		 kind == NPA_IR_DWCONV2D ?
 		 " (no, full, tiled and short im2col scratch; weight staging"
 		 " and accumulators of any size)" : "");
 	report(what);
