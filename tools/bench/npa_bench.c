@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * npa-bench: the planner's benchmark (not a timed test). Prints the
- * benchmark traces, generated tightly packed strips of two kinds (optimum
- * known), and plan time and memory for n = 100 .. 100k.
+ * benchmark traces, generated tightly packed strips of three kinds
+ * (optimum known), and plan time and memory for n = 100 .. 100k. Each
+ * plan's units of work are printed beside its time: they do not depend
+ * on the machine or its load.
  *
  * usage: npa-bench [TRACES-DIR] [--quick] [--strips] [--strip-n N]
  *                  [--seeds K] [--budget N]
@@ -77,20 +79,21 @@ out:
 
 static void header(const char *first)
 {
-	printf("| %-20s | %7s | %15s | %8s | %8s | %9s | %9s | %-16s |\n",
+	printf("| %-20s | %7s | %15s | %8s | %8s | %9s | %9s | %9s | %-16s |\n",
 	       first, "buffers", "lower bound", "greedy", "npa", "greedy ms",
-	       "npa ms", "found by");
-	printf("|%.22s|%.9s|%.17s|%.10s|%.10s|%.11s|%.11s|%.18s|\n",
+	       "npa ms", "npa units", "found by");
+	printf("|%.22s|%.9s|%.17s|%.10s|%.10s|%.11s|%.11s|%.11s|%.18s|\n",
 	       "------------------------", "-----------", "-------------------",
 	       "------------", "------------", "-------------", "-------------",
-	       "--------------------");
+	       "-------------", "--------------------");
 }
 
 static void line(const char *name, u32 n, const struct row *r)
 {
-	printf("| %-20s | %7u | %15llu | %+7.2f%% | %+7.3f%% | %9.1f | %9.1f | %-16s |%s\n",
+	printf("| %-20s | %7u | %15llu | %+7.2f%% | %+7.3f%% | %9.1f | %9.1f | %9llu | %-16s |%s\n",
 	       name, n, r->lb, pct(r->greedy, r->lb), pct(r->npa, r->lb),
-	       r->greedy_ns / 1e6, r->npa_ns / 1e6, npa_plan_algo_name(r->algo),
+	       r->greedy_ns / 1e6, r->npa_ns / 1e6,
+	       (unsigned long long)r->work, npa_plan_algo_name(r->algo),
 	       r->valid ? "" : " INVALID");
 }
 
@@ -157,6 +160,7 @@ struct worst {
 	u32 n, solved, seeds;
 	u32 min_n, max_n;	/* rectangles the generator made */
 	double greedy, npa, ms;
+	u64 work;		/* the most units of a seed */
 };
 
 typedef u32 (*strip_gen)(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
@@ -205,17 +209,20 @@ static void bench_strip_kind(const char *what, const char *tag, strip_gen gen,
 			w[nw].greedy = max(w[nw].greedy, pct(r.greedy, r.lb));
 			w[nw].npa = max(w[nw].npa, pct(r.npa, r.lb));
 			w[nw].ms = max(w[nw].ms, r.npa_ns / 1e6);
+			w[nw].work = max(w[nw].work, r.work);
 		}
 		nw++;
 	}
 	/* n: what was asked for; rects: what the generator made. */
-	printf("\n| %5s | %11s | %12s | %9s | %11s | %11s |\n", "n", "rects",
-	       "greedy worst", "npa worst", "at optimum", "npa ms max");
-	printf("|-------|-------------|--------------|-----------|-------------|-------------|\n");
+	printf("\n| %5s | %11s | %12s | %9s | %11s | %11s | %11s |\n", "n",
+	       "rects", "greedy worst", "npa worst", "at optimum", "npa ms max",
+	       "units max");
+	printf("|-------|-------------|--------------|-----------|-------------|-------------|-------------|\n");
 	for (s = 0; s < nw; s++)
-		printf("| %5u | %5u-%-5u | %+11.2f%% | %+8.3f%% | %4u of %-3u | %11.1f |\n",
+		printf("| %5u | %5u-%-5u | %+11.2f%% | %+8.3f%% | %4u of %-3u | %11.1f | %11llu |\n",
 		       w[s].n, w[s].min_n, w[s].max_n, w[s].greedy, w[s].npa,
-		       w[s].solved, w[s].seeds, w[s].ms);
+		       w[s].solved, w[s].seeds, w[s].ms,
+		       (unsigned long long)w[s].work);
 	printf("\n");
 	free(b);
 }
