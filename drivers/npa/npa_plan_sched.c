@@ -24,11 +24,12 @@
  * proven; and it branches first on points that cannot be left empty:
  * leaving a point empty hardly changes what is left to place, so that
  * child's tree is nearly as large as its parent's. Their deep partial
- * plans are completed by first fit. The runs take turns on one thread,
- * each resuming where it stopped, in quanta that double every round. The
- * schedule does not depend on the budget, so a larger budget only runs it
- * further: the plan never gets worse. The search stops at the lower bound
- * or at a proof that the part's plan is optimal.
+ * plans are completed from the bottom up and by first fit. The runs take
+ * turns on one thread, each resuming where it stopped, in quanta that
+ * double every round. The schedule does not depend on the budget, so a
+ * larger budget only runs it further: the plan never gets worse. The
+ * search stops at the lower bound or at a proof that the part's plan is
+ * optimal.
  */
 
 #include <linux/align.h>
@@ -90,6 +91,91 @@ u64 npa_run_below(struct npa_srch *s, struct npa_run *d)
 	return max(s->best - d->step, s->proven);
 }
 
+/* Is buffer @i before buffer @j in the heap of npa_run_rise()? */
+static bool npa_rise_less(const struct npa_srch *s, const struct npa_run *d,
+			  u32 i, u32 j)
+{
+	if (s->pos[i] != s->pos[j])
+		return s->pos[i] < s->pos[j];
+	return d->rank[i] < d->rank[j];
+}
+
+/* Move the heap entry at @x of @nh entries down to its place. */
+static void npa_rise_down(struct npa_srch *s, const struct npa_run *d,
+			  u32 x, u32 nh)
+{
+	u32 *h = s->heap, c;
+
+	for (; (c = 2 * x + 1) < nh; x = c) {
+		if (c + 1 < nh && npa_rise_less(s, d, h[c + 1], h[c]))
+			c++;
+		if (!npa_rise_less(s, d, h[c], h[x]))
+			break;
+		swap(h[c], h[x]);
+		s->hat[h[x]] = x;
+		s->hat[h[c]] = c;
+		s->steps++;
+	}
+}
+
+/*
+ * Complete the partial plan of @d from the bottom up: of the unplaced
+ * buffers, the one that can go lowest (on the tops of the buffers placed
+ * during its lifetime), the first in the ranking on a tie, goes there,
+ * until all are placed or the plan is no better than the best; kept if
+ * it is better. A heap of the buffers by their lowest offset, which only
+ * rises. Returns whether it was kept.
+ */
+static bool npa_run_rise(struct npa_srch *s, struct npa_run *d)
+{
+	u64 *pos = s->pos, *fo = s->fo, peak = 0;
+	u32 i, j, nh = 0, *h = s->heap, lg = ilog2(s->n) + 1;
+
+	for (i = 0; i < s->n; i++) {
+		fo[i] = d->off[i];
+		s->hat[i] = U32_MAX;
+		if (d->placed[i]) {
+			peak = max(peak, d->off[i] + s->size[i]);
+			continue;
+		}
+		pos[i] = npa_align(d->f[i], s->amask[i]);
+		s->hat[i] = nh;
+		h[nh++] = i;
+	}
+	for (i = nh / 2; i--; )
+		npa_rise_down(s, d, i, nh);
+	s->steps += 2 * s->n;
+	while (nh && peak < s->best) {
+		u32 k = h[0];
+		u64 top = pos[k] + s->size[k];
+
+		fo[k] = pos[k];
+		peak = max(peak, top);
+		s->hat[k] = U32_MAX;
+		h[0] = h[--nh];
+		s->hat[h[0]] = 0;
+		npa_rise_down(s, d, 0, nh);
+		/* The unplaced buffers it meets start no earlier than this. */
+		for (j = s->reach[s->a[k]]; j < s->first[s->b[k]]; j++) {
+			u64 p;
+
+			if (s->hat[j] == U32_MAX || s->b[j] <= s->a[k])
+				continue;
+			p = npa_align(top, s->amask[j]);
+			if (p > pos[j]) {
+				pos[j] = p;
+				npa_rise_down(s, d, s->hat[j], nh);
+			}
+		}
+		s->steps += s->first[s->b[k]] - s->reach[s->a[k]] + lg;
+	}
+	if (nh || peak >= s->best)
+		return false;
+	s->best = peak;
+	memcpy(s->best_off, fo, s->n * sizeof(*fo));
+	return true;
+}
+
 /*
  * Complete the partial plan of @d (its current path) by first fit in the
  * order of its ranking, each buffer at the lowest address clear of the
@@ -97,7 +183,7 @@ u64 npa_run_below(struct npa_srch *s, struct npa_run *d)
  * occupancy index of the passes (npa_plan_fit.c), and keep it if it is
  * the best plan of the part.
  */
-void npa_run_fill(struct npa_srch *s, struct npa_run *d)
+static void npa_run_first_fit(struct npa_srch *s, struct npa_run *d)
 {
 	struct npa_pctx *c = s->c;
 	u64 peak = 0;
@@ -126,6 +212,18 @@ void npa_run_fill(struct npa_srch *s, struct npa_run *d)
 		for (i = 0; i < s->n; i++)
 			s->best_off[i] = c->off[s->ids[i]];
 	}
+}
+
+/*
+ * Complete the partial plan of @d both ways: from the bottom up, which
+ * keeps the tight packing the search made, and by first fit, which fills
+ * holes below the floors. On strips of 1000-2000 rectangles the first
+ * alone is worst at +29-43%, both at +23-26%.
+ */
+void npa_run_fill(struct npa_srch *s, struct npa_run *d)
+{
+	npa_run_rise(s, d);
+	npa_run_first_fit(s, d);
 }
 
 /* A key of buffer @i of @s for a ranking. */
@@ -321,6 +419,10 @@ static size_t npa_srch_carve(struct npa_srch *s, void *mem)
 	s->cnt = npa_carve(mem, &o, ns + 1, sizeof(*s->cnt));
 	s->cross = npa_carve(mem, &o, ns + 1, sizeof(*s->cross));
 	s->first = npa_carve(mem, &o, ns + 1, sizeof(*s->first));
+	s->reach = npa_carve(mem, &o, ns + 1, sizeof(*s->reach));
+	s->fo = npa_carve(mem, &o, n, sizeof(*s->fo));
+	s->heap = npa_carve(mem, &o, n, sizeof(*s->heap));
+	s->hat = npa_carve(mem, &o, n, sizeof(*s->hat));
 	return o;
 }
 
@@ -378,6 +480,18 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 			i++;
 		s->first[j] = i;
 	}
+	/*
+	 * The earliest start of the buffers that live in section j or later
+	 * (in s->cnt first), as the first of them by start.
+	 */
+	for (j = 0; j <= ns; j++)
+		s->cnt[j] = ns;
+	for (i = 0; i < n; i++)
+		s->cnt[s->b[i] - 1] = min_t(s32, s->cnt[s->b[i] - 1], s->a[i]);
+	for (j = ns; j--; )
+		s->cnt[j] = min(s->cnt[j], s->cnt[j + 1]);
+	for (j = 0; j <= ns; j++)
+		s->reach[j] = s->first[s->cnt[j]];
 	/* The bytes live in each section, then the most in each lifetime. */
 	memset(s->low, 0, s->ns * sizeof(*s->low));
 	for (i = 0; i < n; i++)

@@ -125,6 +125,10 @@ struct npa_srch {
 	u64 *low;		/* scratch of a level: 2 * tsize */
 	s32 *cnt, *cross;	/* scratch of a level: ns + 1 each */
 	u32 *first;		/* ns + 1: the first buffer that starts there or later */
+	u32 *reach;		/* ns: the first buffer that lives there or later */
+	/* Scratch of a completion: its offsets, a heap and where each is. */
+	u64 *fo;
+	u32 *heap, *hat;
 	u32 tsize;		/* leaves of the trees, a power of two */
 	void *mem;		/* the block the arrays are carved from */
 	u64 steps;		/* buffers and sections looked at */
