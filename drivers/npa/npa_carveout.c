@@ -418,22 +418,73 @@ size_t npa_carveout_used(struct npa_carveout *co)
 	return used;
 }
 
-/**
- * npa_carveout_show() - print the carveout map
- * @co: the carveout.
- * @m: debugfs file.
- *
- * Context: Process context; sleeps.
+/*
+ * debugfs ``carveout``: a line for the carveout, then one per region.
+ * @co->lock is held from start to stop, which seq_file keeps to one page
+ * of output a read(): the NPU's queue places the shared arena under the
+ * same lock, so a reader must not hold it for the whole map.
  */
-void npa_carveout_show(struct npa_carveout *co, struct seq_file *m)
+static void *npa_carveout_seq_start(struct seq_file *m, loff_t *pos)
 {
-	struct npa_region *r;
+	struct npa_carveout *co = m->private;
 
 	mutex_lock(&co->lock);
-	seq_printf(m, "carveout %zu bytes, %zu used, %zu free\n", co->size,
-		   co->used, co->pool ? gen_pool_avail(co->pool) : 0);
-	list_for_each_entry(r, &co->regions, node)
-		seq_printf(m, "%#010llx-%#010llx %8zu KiB %s\n", r->offset,
-			   r->offset + r->size, r->size >> 10, r->owner);
+	return seq_list_start_head(&co->regions, *pos);
+}
+
+static void *npa_carveout_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct npa_carveout *co = m->private;
+
+	return seq_list_next(v, &co->regions, pos);
+}
+
+static void npa_carveout_seq_stop(struct seq_file *m, void *v)
+{
+	struct npa_carveout *co = m->private;
+
 	mutex_unlock(&co->lock);
+}
+
+static int npa_carveout_seq_show(struct seq_file *m, void *v)
+{
+	struct npa_carveout *co = m->private;
+	const struct npa_region *r;
+
+	if (v == &co->regions) {
+		seq_printf(m, "carveout %zu bytes, %zu used, %zu free\n",
+			   co->size, co->used,
+			   co->pool ? gen_pool_avail(co->pool) : 0);
+		return 0;
+	}
+	r = list_entry(v, struct npa_region, node);
+	seq_printf(m, "%#010llx-%#010llx %8zu KiB %s\n", r->offset,
+		   r->offset + r->size, r->size >> 10, r->owner);
+	return 0;
+}
+
+static const struct seq_operations npa_carveout_seq_ops = {
+	.start = npa_carveout_seq_start,
+	.next = npa_carveout_seq_next,
+	.stop = npa_carveout_seq_stop,
+	.show = npa_carveout_seq_show,
+};
+
+/**
+ * npa_carveout_seq_open() - open debugfs ``carveout``: the carveout map
+ * @file: the file.
+ * @co: the carveout.
+ *
+ * Release it with seq_release().
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int npa_carveout_seq_open(struct file *file, struct npa_carveout *co)
+{
+	int ret = seq_open(file, &npa_carveout_seq_ops);
+
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = co;
+	return ret;
 }

@@ -10,8 +10,8 @@
 #include <linux/types.h>
 
 struct device;
+struct file;
 struct gen_pool;
-struct seq_file;
 struct sg_table;
 struct vm_area_struct;
 
@@ -77,7 +77,7 @@ int npa_carveout_place(struct npa_carveout *co, struct npa_region *r,
 void npa_carveout_remove(struct npa_carveout *co, struct npa_region *r);
 int npa_carveout_get_sgtable(struct npa_carveout *co, struct npa_region *r,
 			     struct sg_table *sgt);
-void npa_carveout_show(struct npa_carveout *co, struct seq_file *m);
+int npa_carveout_seq_open(struct file *file, struct npa_carveout *co);
 int npa_carveout_mmap(struct npa_carveout *co, struct npa_region *r,
 		      struct vm_area_struct *vma);
 size_t npa_carveout_used(struct npa_carveout *co);

@@ -119,12 +119,20 @@ static const struct file_operations npa_fops = {
 	.show_fdinfo = npa_show_fdinfo,
 };
 
-static int npa_carveout_map_show(struct seq_file *m, void *unused)
+static int npa_carveout_map_open(struct inode *inode, struct file *file)
 {
-	npa_carveout_show(&((struct npa_device *)m->private)->carveout, m);
-	return 0;
+	struct npa_device *ndev = inode->i_private;
+
+	return npa_carveout_seq_open(file, &ndev->carveout);
 }
-DEFINE_SHOW_ATTRIBUTE(npa_carveout_map);
+
+static const struct file_operations npa_carveout_map_fops = {
+	.owner = THIS_MODULE,
+	.open = npa_carveout_map_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
 
 static const struct file_operations npa_models_fops = {
 	.owner = THIS_MODULE,

@@ -1387,6 +1387,53 @@ static void test_unload_fence(void)
 	close(fence);
 }
 
+/*
+ * debugfs carveout is made a page at a time, the carveout's lock held
+ * only that long (the NPU's queue takes it to place the shared arena): a
+ * buffer made after the first read() is in the rest.  Before, the first
+ * read() printed the whole map under the lock and later reads returned
+ * that snapshot.
+ */
+#define MAPBUFS 150
+static void test_debugfs_carveout(void)
+{
+	int fd = npa_open(NULL), bufs[MAPBUFS + 1], i, made = 0, dfd;
+	static char text[1 << 16];
+	int lines = 0, listed = 0;
+	size_t len = 0;
+	char *line;
+	ssize_t n;
+
+	for (i = 0; i < MAPBUFS; i++) {
+		bufs[i] = npa_buffer_create(fd, 4096);
+		made += bufs[i] >= 0;
+	}
+	bufs[MAPBUFS] = -1;
+	dfd = open(DBG "carveout", O_RDONLY);
+	n = dfd < 0 ? -1 : read(dfd, text, 4096);
+	if (n > 0) {
+		len = n;
+		bufs[MAPBUFS] = npa_buffer_create(fd, 4096);
+		made += bufs[MAPBUFS] >= 0;
+		while ((n = read(dfd, text + len, sizeof(text) - 1 - len)) > 0)
+			len += n;
+	}
+	text[len] = 0;
+	if (dfd >= 0)
+		close(dfd);
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		lines++;
+		listed += strlen(line) > 7 && !strcmp(line + strlen(line) - 7, " buffer");
+	}
+	tap_ok(made == MAPBUFS + 1 && listed == MAPBUFS + 1,
+	       "debugfs carveout: a buffer made after the first read() is in the rest (%d of %d buffers listed, %d lines)",
+	       listed, made, lines);
+	for (i = 0; i <= MAPBUFS; i++)
+		if (bufs[i] >= 0)
+			close(bufs[i]);
+	close(fd);
+}
+
 int main(void)
 {
 	int fd = npa_open(NULL), model;
@@ -1417,6 +1464,7 @@ int main(void)
 	test_model_outlived(fd);
 	test_close_in_flight();
 	test_query(fd);
+	test_debugfs_carveout();
 	test_no_unbind();
 	test_arena_isolation();
 	test_many_bindings();
