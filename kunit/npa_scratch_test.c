@@ -302,6 +302,39 @@ static void npa_scratch_test_cost_headroom(struct kunit *test)
 	KUNIT_EXPECT_LE(test, r[1].offset + 10, arena);
 }
 
+/*
+ * Request 0 saves a cycle per byte; request 1 costs one (weight staging
+ * out of the fast window), more while request 0 is not placed.
+ */
+static u64 npa_scratch_test_dearer(void *priv, u32 idx, u64 bytes, bool fast)
+{
+	const struct npa_scratch_req *r = priv;
+
+	if (idx == 0)
+		return 1000 - min_t(u64, bytes, 1000);
+	return 500 + bytes + (r[0].placed_flags & NPA_SCRATCH_PLACED ? 0 : 1000);
+}
+
+/* Bytes that cost cycles go to the requests that save some. */
+static void npa_scratch_test_cost_dearer(struct kunit *test)
+{
+	struct npa_plan_buf b[] = { B(0, 100, 0, 1) };
+	struct npa_scratch_req r[] = { VAR(100, 10, 0), VAR(100, 10, 0) };
+	struct npa_scratch_cost cost = {
+		.cycles = npa_scratch_test_dearer, .priv = r,
+	};
+	struct npa_scratch_stats st;
+	u64 arena = 200;
+
+	KUNIT_ASSERT_EQ(test, npa_scratch_place_cost(b, 1, &arena, r, 2, 0,
+						     &cost, &st), 0);
+	KUNIT_EXPECT_EQ(test, arena, 200);
+	KUNIT_EXPECT_EQ(test, r[1].granted, 10);
+	KUNIT_EXPECT_EQ(test, r[0].granted, 90);
+	KUNIT_EXPECT_TRUE(test, r[0].placed_flags & NPA_SCRATCH_PLACED);
+	KUNIT_EXPECT_TRUE(test, r[1].placed_flags & NPA_SCRATCH_PLACED);
+}
+
 /* Request 1 saves three cycles per byte, request 0 one. */
 static u64 npa_scratch_test_value(void *priv, u32 idx, u64 bytes, bool fast)
 {
@@ -401,6 +434,7 @@ static struct kunit_case npa_scratch_test_cases[] = {
 	KUNIT_CASE(npa_scratch_test_invalid),
 	KUNIT_CASE(npa_scratch_test_cost_flat),
 	KUNIT_CASE(npa_scratch_test_cost_headroom),
+	KUNIT_CASE(npa_scratch_test_cost_dearer),
 	KUNIT_CASE(npa_scratch_test_cost_value),
 	KUNIT_CASE(npa_scratch_test_cost_fast),
 	KUNIT_CASE(npa_scratch_test_cost_move),

@@ -26,7 +26,8 @@
  * With a cost model (npa_scratch_place_cost()), the free part of the fast
  * window goes first to the variable requests that save the most cycles per
  * byte there, shrunk to fit if that still beats their largest grant out of
- * it; the other variable requests then share the largest areas, the most
+ * it; of the other variable requests, those whose bytes save nothing out of
+ * the window get their minimum, the rest share the largest areas, the most
  * cycles per byte first; and once a step is placed, buffers outside the
  * window move into whatever of it is left, again by cycles per byte.
  *
@@ -196,6 +197,23 @@ static bool npa_in_fast(const struct npa_scratch_ctx *c, s64 start)
 	return c->fast_window && start < c->floor + (s64)c->fast_window;
 }
 
+/*
+ * @r gets @size bytes at @start.  Whether they are in the fast window is
+ * known for sure only at the end (the arena may still grow at the bottom);
+ * until then the flag says where they are so far, for the cost callback.
+ */
+static void npa_req_put(struct npa_scratch_ctx *c, struct npa_scratch_req *r,
+			s64 start, u64 size)
+{
+	r->offset = start;
+	r->granted = size;
+	r->placed_flags |= NPA_SCRATCH_PLACED;
+	r->placed_flags &= ~NPA_SCRATCH_PLACED_FAST;
+	if (c->fast_window &&
+	    start + (s64)size <= c->floor + (s64)c->fast_window)
+		r->placed_flags |= NPA_SCRATCH_PLACED_FAST;
+}
+
 /* Index of the gap whose bottom (@at_top false) or top is the arena's end. */
 static int npa_gap_at_end(const struct npa_scratch_ctx *c, bool at_top)
 {
@@ -265,15 +283,14 @@ static void npa_place_fixed(struct npa_scratch_ctx *c, struct npa_scratch_req *r
 		best_fast = gfast;
 		best_stacked = stacked;
 	}
-	r->granted = r->size;
 	if (best >= 0) {
 		npa_gap_take(c, best, best_start, r->size);
-		r->offset = best_start;
+		npa_req_put(c, r, best_start, r->size);
 		if (best_stacked)
 			r->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
 		return;
 	}
-	r->offset = npa_grow_place(c, r->size, a);
+	npa_req_put(c, r, npa_grow_place(c, r->size, a), r->size);
 	r->placed_flags |= NPA_SCRATCH_PLACED_GROWN;
 }
 
@@ -300,7 +317,10 @@ static int npa_gap_cmp_size(const void *a, const void *b)
 /*
  * The fewest bytes from @r's minimum up to @granted at which its operator
  * takes no more cycles than with @granted: the rest would buy nothing.
- * The cycles never grow with the bytes, so a bisection finds it.
+ * The minimum when it is enough; else a bisection, exact where the cycles
+ * never grow with the bytes (an im2col buffer's), and never above
+ * @granted's cycles where they may (weight staging in a few filters can
+ * cost more than none).
  */
 static u64 npa_req_least(const struct npa_scratch_ctx *c,
 			 const struct npa_scratch_req *r, u64 granted, bool fast)
@@ -312,6 +332,8 @@ static u64 npa_req_least(const struct npa_scratch_ctx *c,
 	if (!k || !k->cycles)
 		return granted;
 	want = k->cycles(k->priv, idx, granted, fast);
+	if (k->cycles(k->priv, idx, lo, fast) <= want)
+		return lo;
 	while (lo < hi) {
 		u64 mid = lo + (hi - lo) / 2;
 
@@ -355,8 +377,7 @@ static int npa_share_areas(struct npa_scratch_ctx *c, struct npa_scratch_req **r
 			if (commit) {
 				granted = npa_req_least(c, q, granted,
 							npa_in_fast(c, start));
-				q->granted = granted;
-				q->offset = start;
+				npa_req_put(c, q, start, granted);
 				if (gap.lo_scratch && start == gap.lo)
 					q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
 			}
@@ -475,16 +496,36 @@ static u32 npa_fast_moves(struct npa_scratch_ctx *c, struct npa_scratch_req **r,
 	while (n && npa_fast_best(c, r, n, placed, &i, &g, &start, &size)) {
 		struct npa_scratch_req *q = r[i];
 
-		q->offset = start;
-		q->granted = size;
 		q->placed_flags &= ~(NPA_SCRATCH_PLACED_GROWN |
 				     NPA_SCRATCH_PLACED_STACKED);
+		npa_req_put(c, q, start, size);
 		if (c->gaps[g].lo_scratch && start == c->gaps[g].lo)
 			q->placed_flags |= NPA_SCRATCH_PLACED_STACKED;
 		npa_gap_take(c, g, start, size);
 		r[i] = r[--n];
 	}
 	return n;
+}
+
+/*
+ * Once a step is placed, each variable request of @r[0..n) keeps only the
+ * bytes that still save cycles beside its operator's other grants (valued
+ * before these were known, an im2col buffer may have grown to hold every
+ * patch, and weight staging then only copies the weights).  Shrinking in
+ * place never overlaps anything.
+ */
+static void npa_trim(struct npa_scratch_ctx *c, struct npa_scratch_req **r,
+		     u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct npa_scratch_req *q = r[i];
+
+		if (q->flags & NPA_SCRATCH_REQ_VARIABLE)
+			q->granted = npa_req_least(c, q, q->granted,
+						   q->placed_flags & NPA_SCRATCH_PLACED_FAST);
+	}
 }
 
 /*
@@ -502,6 +543,23 @@ static bool npa_req_flat(const struct npa_scratch_ctx *c,
 	       k->cycles(k->priv, idx, r->size, false) &&
 	       k->cycles(k->priv, idx, r->min_size, true) ==
 	       k->cycles(k->priv, idx, r->size, true);
+}
+
+/*
+ * A variable request whose operator takes no more cycles at its minimum
+ * than at its size out of the fast window: once the window is handed out,
+ * more bytes would buy nothing (or cost cycles: weight staging outside the
+ * window copies the weights on their way to the array).
+ */
+static bool npa_req_worthless(const struct npa_scratch_ctx *c,
+			      const struct npa_scratch_req *r)
+{
+	const struct npa_scratch_cost *k = c->cost;
+	u32 idx = r - c->reqs;
+
+	return k && k->cycles &&
+	       k->cycles(k->priv, idx, r->min_size, false) <=
+	       k->cycles(k->priv, idx, r->size, false);
 }
 
 /*
@@ -606,8 +664,8 @@ static void npa_place_stacked(struct npa_scratch_ctx *c, struct npa_scratch_req 
 {
 	s64 start = npa_align_up_s64(c->top, npa_align_of(r->align));
 
-	r->granted = r->flags & NPA_SCRATCH_REQ_VARIABLE ? r->min_size : r->size;
-	r->offset = start;
+	npa_req_put(c, r, start, r->flags & NPA_SCRATCH_REQ_VARIABLE ?
+		    r->min_size : r->size);
 	r->placed_flags |= NPA_SCRATCH_PLACED_GROWN;
 	c->top = start + r->granted;
 }
@@ -698,7 +756,7 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 				     .top = *arena, .fast_window = fast_window,
 				     .cost = cost };
 	s64 used;
-	u32 *order, *by_lo, *by_hi, i, i0, j, ilo = 0, ihi = 0, nlive = 0;
+	u32 *order, *by_lo, *by_hi, i, i0, j, k, ilo = 0, ihi = 0, nlive = 0;
 	struct npa_scratch_req **var;
 	u64 *value;
 	u8 *live;
@@ -784,6 +842,14 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 				var[nvar++] = r;
 		}
 		nvar = npa_fast_moves(&c, var, nvar, false);
+		for (k = 0; k < nvar; ) {
+			if (!npa_req_worthless(&c, var[k])) {
+				k++;
+				continue;
+			}
+			npa_place_min(&c, var[k]);
+			var[k] = var[--nvar];
+		}
 		if (nvar) {
 			npa_vars_sort(&c, var, value, nvar);
 			npa_place_variable(&c, var, nvar);
@@ -791,6 +857,7 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 		for (nvar = 0; i0 < j; i0++)
 			var[nvar++] = &reqs[order[i0]];
 		npa_fast_moves(&c, var, nvar, true);
+		npa_trim(&c, var, nvar);
 	}
 
 	/* The headroom nobody used is not part of the arena. */
@@ -808,6 +875,7 @@ int npa_scratch_place_cost(struct npa_plan_buf *bufs, u32 nbufs, u64 *arena,
 
 		r->offset += stats->shift;
 		stats->requested += r->granted;
+		r->placed_flags &= ~NPA_SCRATCH_PLACED_FAST;
 		if (fast_window && r->offset + r->granted <= fast_window)
 			r->placed_flags |= NPA_SCRATCH_PLACED_FAST;
 	}

@@ -19,6 +19,12 @@
 #define NPA_SCRATCH_PLACED_FAST		BIT(0)
 #define NPA_SCRATCH_PLACED_GROWN	BIT(1)
 #define NPA_SCRATCH_PLACED_STACKED	BIT(2)
+/*
+ * Set once @offset and @granted are: while placement runs, a cost callback
+ * may read the grants of the requests already placed (and, by
+ * NPA_SCRATCH_PLACED_FAST, whether they are in the fast window so far).
+ */
+#define NPA_SCRATCH_PLACED		BIT(3)
 
 /**
  * struct npa_scratch_req - one scratch buffer an operator needs
@@ -64,8 +70,9 @@ struct npa_scratch_stats {
 /**
  * struct npa_scratch_cost - what variable scratch is worth, in cycles
  * @cycles: the cycles the operator of request @idx takes when the request
- *	is granted @bytes, in the fast window or not; NULL: every grant is
- *	worth the same.
+ *	is granted @bytes, in the fast window or not, its operator's other
+ *	requests as they are now (&npa_scratch_req.placed_flags); NULL:
+ *	every grant is worth the same.
  * @priv: @cycles' first argument.
  * @headroom: bytes the arena may grow at the top for variable requests to
  *	use beyond their minimums (on top of what their minimums need).

@@ -27,7 +27,10 @@
 #define DN_SCRATCH_ALIGN	64
 /* Output pixels the MAC array computes at once: the least im2col work. */
 #define DN_TILE_PIXELS		16
-/* Convolutions with at least this many weight bytes stage them on chip. */
+/*
+ * Convolutions through a variable im2col buffer with at least this many
+ * weight bytes stage them on chip: they read their weights once per tile.
+ */
 #define DN_WEIGHT_STAGING_MIN	(64 * 1024)
 /* The NPU's accumulator: an int64 sum per output channel. */
 #define DN_ACC_BYTES		8
@@ -402,12 +405,23 @@ static int dn_activation(struct dn *d, u32 act, u32 unit,
 	return 0;
 }
 
-/* Weight staging: one filter (or row) at least, all weights at most. */
-static int dn_weight_staging(struct dn *d, u64 weights, u64 one)
+/*
+ * Weight staging: all weights at most, and at least one burst, less than a
+ * filter, which the NPU does not use (it then reads the weights in place):
+ * scratch placement grants staging only where it saves cycles, and staging
+ * outside the fast window would cost some.  Asked for only where it can
+ * save anything: a convolution through an im2col buffer that may hold
+ * less than all its patches reads its weights once per tile, and staged
+ * they are read from the fast window instead.  A 1x1 convolution, an FC
+ * layer, or a convolution with its whole im2col matrix reads its weights
+ * once, and staging would only copy them on the way.
+ */
+static int dn_weight_staging(struct dn *d, u64 weights, u64 one, bool tiled)
 {
-	if (weights < DN_WEIGHT_STAGING_MIN)
+	if (!tiled || weights < DN_WEIGHT_STAGING_MIN)
 		return 0;
-	return dn_scratch(d, weights, one, DN_SCRATCH_ALIGN,
+	return dn_scratch(d, weights, min_t(u64, one, DN_SCRATCH_ALIGN),
+			  DN_SCRATCH_ALIGN,
 			  NPA_SCRATCH_VARIABLE | NPA_SCRATCH_LATENCY);
 }
 
@@ -473,7 +487,7 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	 * Scratch: first (the NPU uses scratch[0] so) the im2col patch matrix
 	 * when a pixel is not its own patch, whole, or in pieces of any size
 	 * from one tile of output pixels (or one output row) up; the weights
-	 * staged on chip for big layers; the accumulator row (an int64 sum per
+	 * staged on chip for big layers read once per tile; the accumulator row (an int64 sum per
 	 * output channel).
 	 */
 	one = (u64)size * size * (d->in.c / groups);	/* below 2^52 */
@@ -492,7 +506,8 @@ static int dn_convolutional(struct dn *d, struct dn_layer *l)
 	else
 		ret = dn_scratch(d, im2col, im2col ? one * tile : 0,
 				 DN_SCRATCH_ALIGN, NPA_SCRATCH_VARIABLE);
-	ret = ret ?: dn_weight_staging(d, weights, one);
+	ret = ret ?: dn_weight_staging(d, weights, one,
+				       im2col && d->im2col != NPACTL_IM2COL_FULL);
 	ret = ret ?: dn_scratch(d, DN_ACC_BYTES * out.c, 0, 0, 0);
 	if (ret)
 		return ret;
@@ -526,7 +541,6 @@ static int dn_connected(struct dn *d, struct dn_layer *l)
 	p[NPA_P_SHIFT] = dn_shift(inputs);
 	ret = ret ?: dn_op(d, "connected", NPA_OP_FC, NPA_UNIT_NPU, 0, ids, 3,
 			   &out.t, 1, p, ARRAY_SIZE(p));
-	ret = ret ?: dn_weight_staging(d, inputs * outputs, inputs);
 	ret = ret ?: dn_scratch(d, DN_ACC_BYTES * (u64)outputs, 0, 0, 0);
 	if (ret)
 		return ret;
