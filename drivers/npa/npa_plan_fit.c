@@ -278,11 +278,37 @@ static u64 npa_tree_fit(struct npa_tree *t, u32 nq, u64 x, u64 size,
 	return npa_tree_skip(t, nq, x, size, amask);
 }
 
-/* First fit: the lowest free address over the buffer's lifetime. */
-static u64 npa_fit_lowest(struct npa_pctx *c, const struct npa_rect *r)
+/*
+ * Could @times scans of npa_tree_skip() over the @nq lists of the last
+ * query, their cursors only moving on, look at more than @most entries?
+ * Each entry is moved past at most once and the lists are gone round at
+ * most once more per move and per scan: (entries + 1) x (nq + 2) x @times
+ * bounds it.
+ */
+static bool npa_tree_over(const struct npa_tree *t, u32 nq, u64 times,
+			  u64 most)
+{
+	u64 cnt = 1;
+	u32 i;
+
+	if (most == U64_MAX)
+		return false;
+	for (i = 0; i < nq; i++)
+		cnt += t->q[i]->cnt;
+	return cnt * (nq + 2) * times > most;
+}
+
+/*
+ * First fit: the lowest free address over the buffer's lifetime; U64_MAX
+ * if it could look at more than @most list entries.
+ */
+static u64 npa_fit_lowest(struct npa_pctx *c, const struct npa_rect *r,
+			  u64 most)
 {
 	u32 nq = npa_tree_query(&c->tree, r->a, r->b);
 
+	if (npa_tree_over(&c->tree, nq, 1, most))
+		return U64_MAX;
 	return npa_tree_fit(&c->tree, nq, 0, r->size, r->amask);
 }
 
@@ -338,12 +364,16 @@ static bool npa_gaps_next(struct npa_gaps *g, u64 *lo, u64 *hi)
  * TFLite's best fit: among the gaps between the live buffers (in address
  * order), the smallest that holds the buffer; else on top of them.
  */
-static u64 npa_fit_best(struct npa_pctx *c, const struct npa_rect *r)
+static u64 npa_fit_best(struct npa_pctx *c, const struct npa_rect *r,
+			u64 most)
 {
 	u64 lo, hi, best = U64_MAX, best_gap = U64_MAX;
 	struct npa_gaps g;
 
 	npa_gaps_begin(c, r->a, r->b, &g);
+	/* A scan a gap, and at most one gap more than the entries. */
+	if (npa_tree_over(g.t, g.n, 2, most))
+		return U64_MAX;
 	while (npa_gaps_next(&g, &lo, &hi)) {
 		u64 x = (lo + r->amask) & ~r->amask;
 
@@ -360,8 +390,10 @@ static u64 npa_fit_best(struct npa_pctx *c, const struct npa_rect *r)
  * best fit; each placement costs a unit and the list entries it looked at
  * another per NPA_PLAN_STEPS_PER_UNIT. A non-zero @cutoff stops the pass
  * once the peak reaches it (the plan cannot win); so does the end of the
- * budget once there is a plan: a run costs its budget plus at most the
- * first pass, and a larger budget only lets more passes end. Returns true
+ * budget once there is a plan: a placement that could look at more than
+ * what is left does not start (c->out). A run spends at most its budget,
+ * or the first pass when that is more; a larger budget only lets more
+ * passes end. Returns true
  * when all buffers were placed; the plan is then in c->off, its peak in
  * c->peak.
  */
@@ -370,13 +402,31 @@ static bool npa_pass(struct npa_pctx *c, const u32 *order, bool bestfit,
 {
 	u32 i;
 
+	if (c->out)
+		return false;
 	npa_tree_clear(c);
 	for (i = 0; i < c->m; i++) {
 		const struct npa_rect *r = &c->r[order[i]];
-		u64 off;
+		u64 off, most = U64_MAX;
 
+		/*
+		 * Once there is a plan, a placement starts only if what it
+		 * may look at fits in what is left of the budget.
+		 */
+		if (c->best_peak != U64_MAX) {
+			if (c->work >= c->budget)
+				return false;
+			most = npa_sat_add(npa_sat_mul(c->budget - c->work - 1,
+						       NPA_PLAN_STEPS_PER_UNIT),
+					   NPA_PLAN_STEPS_PER_UNIT - 1);
+		}
 		c->tree.steps = 0;
-		off = bestfit ? npa_fit_best(c, r) : npa_fit_lowest(c, r);
+		off = bestfit ? npa_fit_best(c, r, most) :
+			npa_fit_lowest(c, r, most);
+		if (off == U64_MAX) {
+			c->out = true;
+			return false;
+		}
 		npa_tree_add(c, order[i], off);
 		if (!npa_plan_spend(c, 1 + c->tree.steps / NPA_PLAN_STEPS_PER_UNIT) &&
 		    (c->err || c->best_peak != U64_MAX))
@@ -411,9 +461,19 @@ void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b)
  */
 u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off)
 {
+	return npa_fit_put_within(c, id, off, U64_MAX);
+}
+
+/*
+ * As npa_fit_put(), but a first-fit placement that could look at more
+ * than @most list entries does not start: U64_MAX, nothing placed.
+ */
+u64 npa_fit_put_within(struct npa_pctx *c, u32 id, u64 off, u64 most)
+{
 	if (off == U64_MAX)
-		off = npa_fit_lowest(c, &c->r[id]);
-	npa_tree_add(c, id, off);
+		off = npa_fit_lowest(c, &c->r[id], most);
+	if (off != U64_MAX)
+		npa_tree_add(c, id, off);
 	return off;
 }
 
@@ -691,7 +751,7 @@ int npa_fit_local(struct npa_pctx *c, u64 budget)
 		npa_plan_keep(c, c->off, cur_peak, NPA_PLAN_ALGO_SEARCH);
 	}
 
-	while (c->best_peak > c->lb && c->work < end && !c->err) {
+	while (c->best_peak > c->lb && c->work < end && !c->err && !c->out) {
 		u32 kind = npa_rand_below(c, 4), a, b;
 		u64 peak, ex;
 

@@ -82,6 +82,7 @@ struct npa_key {
  * @work: units spent; @budget: units allowed
  * @next_check: @work at which the safety stop is looked at next
  * @err: -EINTR once the caller is being killed; the run then fails
+ * @out: a placement of a pass did not fit in what is left of the budget
  * @tree: occupancy index of the passes
  * @prof: live bytes over the sections, for the metric orders
  * @off: offsets of the plan in progress; @peak: its top
@@ -101,6 +102,7 @@ struct npa_pctx {
 	u64 lb;
 	u64 work, budget, next_check;
 	int err;
+	bool out;
 	struct npa_tree tree;
 	struct npa_profile prof;
 	u64 *off, peak;
@@ -159,6 +161,7 @@ void npa_fit_orders(struct npa_pctx *c);
 int npa_fit_local(struct npa_pctx *c, u64 budget);
 void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b);
 u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off);
+u64 npa_fit_put_within(struct npa_pctx *c, u32 id, u64 off, u64 most);
 
 /* npa_plan_sched.c */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big);

@@ -142,12 +142,20 @@ static bool npa_run_rise(struct npa_srch *s, struct npa_run *d)
 		s->hat[i] = nh;
 		h[nh++] = i;
 	}
+	/* What it looks at, counted as it goes: it stops where that ends. */
+	if (!npa_srch_room(s, (u64)s->n * (lg + 2)))
+		return false;
 	for (i = nh / 2; i--; )
 		npa_rise_down(s, d, i, nh);
 	s->steps += 2 * s->n;
 	while (nh && peak < s->best) {
 		u32 k = h[0];
 		u64 top = pos[k] + s->size[k];
+
+		/* Each buffer it meets moves down the heap at most lg. */
+		if (!npa_srch_room(s, (u64)(s->first[s->b[k]] -
+					    s->reach[s->a[k]] + 2) * (lg + 1)))
+			return false;
 
 		fo[k] = pos[k];
 		peak = max(peak, top);
@@ -189,6 +197,9 @@ static void npa_run_first_fit(struct npa_srch *s, struct npa_run *d)
 	u64 peak = 0;
 	u32 i, k;
 
+	if (!npa_srch_room(s, 2 * s->ns + s->n))
+		return;
+	s->steps += 2 * s->ns + s->n;
 	npa_fit_forget(c, s->s0, s->s0 + s->ns);
 	for (i = 0; i < s->n; i++) {
 		if (!d->placed[i])
@@ -196,17 +207,32 @@ static void npa_run_first_fit(struct npa_srch *s, struct npa_run *d)
 		npa_fit_put(c, s->ids[i], d->off[i]);
 		peak = max(peak, d->off[i] + s->size[i]);
 	}
-	c->tree.steps = 0;
 	for (k = 0; k < s->n && peak < s->best; k++) {
 		u32 x = d->byrank[k];
+		u64 off, room;
 
 		if (d->placed[x])
 			continue;
-		peak = max(peak, npa_fit_put(c, s->ids[x], U64_MAX) + s->size[x]);
-		s->steps += NPA_SEARCH_STEPS_PER_UNIT;
+		/*
+		 * A placement: a unit, and the list entries it looks at
+		 * as in a pass; only one whose bound fits starts.
+		 */
+		if (!npa_srch_room(s, NPA_SEARCH_STEPS_PER_UNIT + 1))
+			return;
+		room = s->hard - s->steps - NPA_SEARCH_STEPS_PER_UNIT - 1;
+		c->tree.steps = 0;
+		off = npa_fit_put_within(c, s->ids[x], U64_MAX, room /
+					 NPA_SEARCH_STEPS_PER_UNIT *
+					 NPA_PLAN_STEPS_PER_UNIT);
+		if (off == U64_MAX) {
+			s->out = true;
+			return;
+		}
+		peak = max(peak, off + s->size[x]);
+		s->steps += NPA_SEARCH_STEPS_PER_UNIT +
+			    DIV_ROUND_UP(c->tree.steps * NPA_SEARCH_STEPS_PER_UNIT,
+					 NPA_PLAN_STEPS_PER_UNIT);
 	}
-	s->steps += 2 * s->ns + s->n + c->tree.steps *
-		    NPA_SEARCH_STEPS_PER_UNIT / NPA_PLAN_STEPS_PER_UNIT;
 	if (peak < s->best) {
 		s->best = peak;
 		for (i = 0; i < s->n; i++)
@@ -548,6 +574,22 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	u32 round, k, i, live;
 	bool stop = false;
 
+	u64 sumlen = 0, lg = ilog2(roundup_pow_of_two(max(ns, 1U))) + 1;
+	u64 reserve, hard = npa_sat_mul(given, NPA_SEARCH_STEPS_PER_UNIT);
+
+	/*
+	 * A step of a run, a child and a level and a level undone, looks at
+	 * most at each buffer 5 lg + 10 times and each section 5 lg + 10
+	 * times (npa_run_place(), npa_run_pos(), npa_run_bound(), ...), and
+	 * a restart at each buffer's sections once more: the part starts
+	 * only if its share holds its setup (a restart of each run) and a
+	 * step.
+	 */
+	for (i = 0; i < n; i++)
+		sumlen += c->r[ids[i]].b - c->r[ids[i]].a;
+	reserve = sumlen + ((u64)n + ns) * (5 * lg + 10);
+	if (hard / (NPA_SEARCH_RUNS + 1) < reserve)
+		return 0;
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return 0;
@@ -555,6 +597,9 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 		kfree(s);
 		return 0;
 	}
+	s->hard = hard;
+	s->reserve = reserve;
+	s->undo = (u64)n * (2 * lg + 2) + ns + lg;
 	start = s->best;
 	for (round = 0, live = 1; live && !stop && spent < given &&
 	     s->best > s->proven; round++) {
@@ -564,6 +609,11 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 			u64 q = min_t(u64, (u64)NPA_SEARCH_QUANTUM << min(round, 30U),
 				      given - spent), units;
 
+			/* npa_srch_cap() may start the run again. */
+			if (!npa_srch_room(s, s->reserve)) {
+				stop = true;
+				break;
+			}
 			if (!npa_srch_cap(s, d))
 				continue;
 			live++;
@@ -575,7 +625,7 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 				s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
 				spent += units;
 				q -= min(q, max_t(u64, units, 1));
-				if (!npa_plan_spend(c, units)) {
+				if (!npa_plan_spend(c, units) || s->out) {
 					stop = true;
 					break;
 				}

@@ -477,6 +477,9 @@ static void npa_run_back(struct npa_srch *s, struct npa_run *d)
 		npa_run_undo(s, d);
 		return;
 	}
+	/* Not within the reserve of a step: left as it is if it does not fit. */
+	if (!npa_srch_room(s, npa_sat_mul(d->depth - own, s->undo)))
+		return;
 	while (d->depth > own) {
 		d->depth--;
 		npa_run_undo(s, d);
@@ -521,7 +524,8 @@ void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units)
 {
 	u64 end = s->steps + units * NPA_SEARCH_STEPS_PER_UNIT;
 
-	while (!d->done && s->best > s->proven && s->steps < end) {
+	while (!d->done && s->best > s->proven && s->steps < end &&
+	       npa_srch_room(s, s->reserve)) {
 		int r = NPA_LEVEL_FAIL;
 
 		if (d->cap >= s->best) {

@@ -133,12 +133,33 @@ struct npa_srch {
 	void *mem;		/* the block the arrays are carved from */
 	u64 steps;		/* buffers and sections looked at */
 	u64 spent;		/* of them, charged as units already */
+	/*
+	 * The part's share of the budget, in steps: nothing starts that
+	 * could end above it (npa_srch_room()). @reserve bounds one step of
+	 * a run (npa_run_go()) but for completions and an unwind, @undo one
+	 * level undone; @out is set once something did not fit.
+	 */
+	u64 hard, reserve, undo;
+	bool out;
 	struct npa_run run[NPA_SEARCH_RUNS];
 };
 
 static inline u64 npa_align(u64 x, u64 amask)
 {
 	return (x + amask) & ~amask;
+}
+
+/*
+ * Is there room in the part's share for @steps more steps? If not, the
+ * part is out of budget: what would not fit is not started, and the part
+ * stops.
+ */
+static inline bool npa_srch_room(struct npa_srch *s, u64 steps)
+{
+	if (!s->out && s->steps <= s->hard && steps <= s->hard - s->steps)
+		return true;
+	s->out = true;
+	return false;
 }
 
 /* npa_plan_search.c */

@@ -240,9 +240,61 @@ static void test_baselines(void)
 }
 
 /*
+ * The units of work spent within the budget: @work at @budget, where
+ * @first is what a budget of 1 spends (the first plan, which is made
+ * whatever the budget, and a unit of each pass after it).
+ */
+static bool within_budget(u64 work, u64 budget, u64 first)
+{
+	return work <= max(budget, first);
+}
+
+/*
+ * Strips of 2000 rectangles of the three generators (npa-bench's first
+ * seed), where a completion of a partial plan of the exact search is
+ * large: the units spent stay within budgets of 2^16 and 2^20.
+ */
+static void test_budget_strips(void)
+{
+	static const struct {
+		const char *name;
+		u32 (*gen)(struct npa_plan_buf *b, u32 n, u64 width, u32 steps,
+			   u64 seed);
+	} kinds[] = {
+		{ "strip", npa_gen_strip },
+		{ "cut", npa_gen_cut },
+		{ "sweep", npa_gen_sweep },
+	};
+	struct npa_plan_buf *b = calloc(2000, sizeof(*b));
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		u32 n = kinds[k].gen(b, 2000, 1000000, 1000, 7919 + 2000);
+		struct npa_plan_result res;
+		u64 budget, first = U64_MAX, last = 0;
+		bool ok = true;
+
+		for (budget = 1; budget <= 1 << 20; budget <<= 4) {
+			if (plan_ok(b, n, budget, &res) == U64_MAX) {
+				ok = false;
+				break;
+			}
+			if (budget == 1)
+				first = res.work;
+			else if (!within_budget(res.work, budget, first))
+				ok = false;
+			last = res.work;
+		}
+		tap(ok, "budget: %s of %u rects: units spent within budgets 2^4..2^20 (%llu at 2^20)",
+		    kinds[k].name, n, (unsigned long long)last);
+	}
+	free(b);
+}
+
+/*
  * --props monotone: each file planned with budgets 2^k for k = 12..21:
- * every plan valid, at or above the bound, and no larger than the one of
- * half the budget.
+ * every plan valid, at or above the bound, no larger than the one of
+ * half the budget, and its units of work within the budget.
  */
 static void props_monotone(char **files, int n)
 {
@@ -250,14 +302,14 @@ static void props_monotone(char **files, int n)
 
 	for (i = 0; i < n; i++) {
 		struct npactl_csv csv;
-		u64 budget, last = U64_MAX, worse = 0;
+		u64 budget, last = U64_MAX, worse = 0, first, over = 0;
 		int bad = 0;
 
 		if (npactl_csv_read(files[i], &csv)) {
 			tap(false, "monotone: %s: cannot read", files[i]);
 			continue;
 		}
-		for (budget = 1 << 12; budget <= 1 << 21; budget *= 2) {
+		for (budget = 1, first = U64_MAX; budget <= 1 << 21; budget *= 2) {
 			struct npa_plan_buf *b = malloc(csv.n * sizeof(*b));
 			struct npa_plan_result res;
 			u64 peak;
@@ -269,14 +321,21 @@ static void props_monotone(char **files, int n)
 				bad++;
 				continue;
 			}
+			if (budget == 1)
+				first = res.work;
+			else if (!within_budget(res.work, budget, first) && !over)
+				over = budget;
+			if (budget < 1 << 12)
+				continue;
 			if (peak > last && !worse)
 				worse = budget;
 			last = peak;
 		}
-		tap(!bad && !worse,
-		    "monotone: %s: budgets 2^12..2^21 valid (%d bad), never larger with twice the budget%s",
+		tap(!bad && !worse && !over,
+		    "monotone: %s: budgets 2^12..2^21 valid (%d bad), never larger with twice the budget%s, units within budgets 2^1..2^21%s",
 		    strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i],
-		    bad, worse ? " (larger at a budget)" : "");
+		    bad, worse ? " (larger at a budget)" : "",
+		    over ? " (over at a budget)" : "");
 		npactl_csv_free(&csv);
 	}
 }
@@ -332,6 +391,7 @@ int main(int argc, char **argv)
 	failures += kunit_host_run(kunit_host_suite);
 	test_gen_plans();
 	test_strips();
+	test_budget_strips();
 	test_baselines();
 	return failures ? 1 : 0;
 }
