@@ -29,7 +29,8 @@
  * double every round. The schedule does not depend on the budget, so a
  * larger budget only runs it further: the plan never gets worse. The
  * search stops at the lower bound or at a proof that the part's plan is
- * optimal.
+ * optimal. A part too large for the search gets what the others left of
+ * the share: its empty plan completed from the bottom up in each ranking.
  */
 
 #include <linux/align.h>
@@ -458,7 +459,8 @@ static size_t npa_srch_carve(struct npa_srch *s, void *mem)
  * their twins and the runs. 0 or -ENOMEM.
  */
 static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
-			 const u64 *off, const u32 *ids, u32 n, u32 s0, u32 ns)
+			 const u64 *off, const u32 *ids, u32 n, u32 s0, u32 ns,
+			 u32 runs)
 {
 	u32 i, j, k, *by = c->cand;
 
@@ -526,7 +528,7 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 	for (i = 0; i < n; i++)
 		for (j = s->a[i]; j < s->b[i]; j++)
 			s->tl[i] = max(s->tl[i], s->low[j]);
-	for (k = 0; k < NPA_SEARCH_RUNS; k++)
+	for (k = 0; k < runs; k++)
 		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1), !k))
 			goto err_nomem;
 	return 0;
@@ -593,7 +595,7 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return 0;
-	if (npa_srch_init(s, c, off, ids, n, s0, ns)) {
+	if (npa_srch_init(s, c, off, ids, n, s0, ns, NPA_SEARCH_RUNS)) {
 		kfree(s);
 		return 0;
 	}
@@ -636,6 +638,68 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 		for (i = 0; i < n; i++)
 			off[ids[i]] = s->best_off[i];
 	npa_srch_free(s);
+	kfree(s);
+	return spent;
+}
+
+/*
+ * A part too large for the exact search (@ids[0, @n), sections [@s0,
+ * @s0 + @ns)), within @given units: complete the empty plan from the
+ * bottom up (npa_run_rise()) in each ranking, and keep a plan of the part
+ * lower than the one in @off. Only what the exact search left of its
+ * share comes here. Returns the units spent.
+ */
+static u64 npa_rise_part(struct npa_pctx *c, u64 *off, const u32 *ids,
+			 u32 n, u32 s0, u32 ns, u64 given)
+{
+	u64 hard = npa_sat_mul(given, NPA_SEARCH_STEPS_PER_UNIT), sumlen = 0;
+	u64 spent = 0, start, units;
+	struct npa_srch *s;
+	struct npa_run *d;
+	u32 i, by;
+
+	for (i = 0; i < n; i++)
+		sumlen += c->r[ids[i]].b - c->r[ids[i]].a;
+	/* The setup looks at each buffer's sections twice. */
+	if (hard < 2 * (sumlen + n))
+		return 0;
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return 0;
+	if (npa_srch_init(s, c, off, ids, n, s0, ns, 0))
+		goto err_free;
+	d = &s->run[0];
+	d->rank = kvcalloc(n, sizeof(*d->rank), GFP_KERNEL_ACCOUNT);
+	d->byrank = kvcalloc(n, sizeof(*d->byrank), GFP_KERNEL_ACCOUNT);
+	d->f = kvcalloc(n, sizeof(*d->f), GFP_KERNEL_ACCOUNT);
+	d->off = kvcalloc(n, sizeof(*d->off), GFP_KERNEL_ACCOUNT);
+	d->placed = kvcalloc(n, sizeof(*d->placed), GFP_KERNEL_ACCOUNT);
+	if (!d->rank || !d->byrank || !d->f || !d->off || !d->placed)
+		goto err_free_run;
+	s->hard = hard;
+	s->steps = 2 * (sumlen + n);
+	start = s->best;
+	for (by = 0; by < NPA_RANK_COUNT && !s->out && s->best > s->proven;
+	     by++) {
+		npa_srch_rank(s, by, d->rank, d->byrank);
+		npa_run_rise(s, d);
+		units = (s->steps - s->spent) / NPA_SEARCH_STEPS_PER_UNIT;
+		s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
+		spent += units;
+		if (!npa_plan_spend(c, units))
+			break;
+	}
+	if (s->best < start)
+		for (i = 0; i < n; i++)
+			off[ids[i]] = s->best_off[i];
+err_free_run:
+	kvfree(d->rank);
+	kvfree(d->byrank);
+	kvfree(d->f);
+	kvfree(d->off);
+	kvfree(d->placed);
+	npa_srch_free(s);
+err_free:
 	kfree(s);
 	return spent;
 }
@@ -705,20 +769,35 @@ int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big)
 		}
 		if (top <= c->lb)
 			continue;
-		if (j - i > NPA_SEARCH_MAX) {
-			*big += j - i;
-			continue;
-		}
 		pt[np++] = (struct npa_part){ i, j - i, c->r[ids[i]].a,
 					      end - c->r[ids[i]].a };
-		total += j - i;
+		if (j - i > NPA_SEARCH_MAX)
+			*big += j - i;
+		else
+			total += j - i;
 	}
 	/*
 	 * The smaller parts first: what they leave of their share goes to
-	 * the larger ones after them.
+	 * the larger ones after them, and what the searched parts leave to
+	 * the parts too large for the search, last.
 	 */
 	sort(pt, np, sizeof(*pt), npa_part_cmp, NULL);
+	if (!total)
+		given = budget;
 	for (k = 0; k < np && budget && !c->err; k++) {
+		if (pt[k].n > NPA_SEARCH_MAX) {
+			/*
+			 * Less two passes: the local search after it
+			 * (npa_plan_search()) ends its last pass as if the
+			 * rest of the budget were its own.
+			 */
+			u64 keep = min(given, 2 * c->pass_units);
+
+			given -= npa_rise_part(c, off, ids + pt[k].i, pt[k].n,
+					       pt[k].s0, pt[k].ns,
+					       given - keep);
+			continue;
+		}
 		given += budget / total * pt[k].n +
 			 budget % total * pt[k].n / total;
 		given -= npa_search_part(c, off, ids + pt[k].i, pt[k].n,
