@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the cost model: the properties placement relies on.
  * More tiles never cost less, the fast window is never slower, more MACs
- * never cost less, and a whole-graph estimate is the sum of its operators.
+ * never cost less, weight staging pays only where the weights are read
+ * again, and a whole-graph estimate is the sum of its operators.
  */
 
 #include <kunit/test.h>
@@ -85,6 +86,45 @@ static void npa_cost_test_fast_never_slower(struct kunit *test)
 	f.weights_fast = true;
 	KUNIT_EXPECT_LT(test, npa_cost_conv_cycles(&f, full, true),
 			npa_cost_conv_cycles(cv, full, true));
+}
+
+static u64 npa_cost_staged(u64 col, u64 stage, bool stage_fast)
+{
+	struct npa_cost_conv cv = npa_cost_vgg2;
+
+	cv.stage = stage;
+	cv.stage_fast = stage_fast;
+	return npa_cost_conv_cycles(&cv, col, false);
+}
+
+static void npa_cost_test_staging(struct kunit *test)
+{
+	const struct npa_cost_conv *cv = &npa_cost_vgg2;
+	u64 full = cv->k * cv->pixels, all = cv->k * cv->filters;
+	struct npa_cost_conv s = *cv;
+	struct npa_cost_work w;
+
+	/* Below one filter staging is not used. */
+	KUNIT_EXPECT_EQ(test, npa_cost_staged(16 * cv->k, cv->k - 1, true),
+			npa_cost_staged(16 * cv->k, 0, true));
+	/* 3,136 tiles: the weights staged once in the window, read there. */
+	KUNIT_EXPECT_LT(test, npa_cost_staged(16 * cv->k, all, true),
+			npa_cost_staged(16 * cv->k, 0, false));
+	s.stage = all;
+	s.stage_fast = true;
+	npa_cost_conv(&s, 16 * cv->k, false, &w);
+	KUNIT_EXPECT_EQ(test, w.chunks, 1);
+	/* Out of the window, or with one tile, staging only copies them. */
+	KUNIT_EXPECT_GT(test, npa_cost_staged(16 * cv->k, all, false),
+			npa_cost_staged(16 * cv->k, 0, false));
+	KUNIT_EXPECT_GT(test, npa_cost_staged(full, all, true),
+			npa_cost_staged(full, 0, false));
+	/* A filter at a time: chunks copied per tile, or gathers per chunk. */
+	s.stage = cv->k;
+	npa_cost_conv(&s, 16 * cv->k, false, &w);
+	KUNIT_EXPECT_GT(test, w.chunks, 64);
+	KUNIT_EXPECT_GT(test, npa_cost_staged(16 * cv->k, cv->k, true),
+			npa_cost_staged(16 * cv->k, all, true));
 }
 
 static void npa_cost_test_macs_monotone(struct kunit *test)
@@ -180,6 +220,7 @@ static struct kunit_case npa_cost_test_cases[] = {
 	KUNIT_CASE(npa_cost_test_tiles_monotone),
 	KUNIT_CASE(npa_cost_test_tiles_cost),
 	KUNIT_CASE(npa_cost_test_fast_never_slower),
+	KUNIT_CASE(npa_cost_test_staging),
 	KUNIT_CASE(npa_cost_test_macs_monotone),
 	KUNIT_CASE(npa_cost_test_bandwidth),
 	KUNIT_CASE(npa_cost_test_saturates),

@@ -27,6 +27,12 @@
 /* Cycles before a pass's first read arrives: Vela's read latencies. */
 #define NPA_COST_FAST_LATENCY		32
 #define NPA_COST_SLOW_LATENCY		500
+/*
+ * Cycles before a weight chunk copied into staging can be read: Vela's
+ * write latencies.
+ */
+#define NPA_COST_FAST_WRITE_LATENCY	32
+#define NPA_COST_SLOW_WRITE_LATENCY	250
 
 /**
  * struct npa_cost_work - what one operator does, in the model's terms
@@ -37,6 +43,9 @@
  * @fast_bytes: bytes read or written in the fast window (SRAM).
  * @fast_passes: true when each pass starts with a read from the fast
  *	window.
+ * @chunks: weight chunks copied into the staging scratch; each pays the
+ *	write latency of the memory staging is in.
+ * @fast_chunks: the staging scratch is in the fast window.
  */
 struct npa_cost_work {
 	u64 macs;
@@ -44,6 +53,8 @@ struct npa_cost_work {
 	u64 slow_bytes;
 	u64 fast_bytes;
 	bool fast_passes;
+	u64 chunks;
+	bool fast_chunks;
 };
 
 /**
@@ -60,6 +71,8 @@ struct npa_cost_work {
  * @ifm_fast: the input is in the fast window.
  * @ofm_fast: the output is in the fast window.
  * @weights_fast: the weights are in the fast window.
+ * @stage: bytes of its weight staging scratch (0: none).
+ * @stage_fast: the weight staging scratch is in the fast window.
  */
 struct npa_cost_conv {
 	u64 groups;
@@ -72,6 +85,24 @@ struct npa_cost_conv {
 	bool ifm_fast;
 	bool ofm_fast;
 	bool weights_fast;
+	u64 stage;
+	bool stage_fast;
+};
+
+/* &npa_cost_grants.bytes: the request has no grant yet. */
+#define NPA_COST_NOT_PLACED	U64_MAX
+
+/**
+ * struct npa_cost_grants - the grants of a graph's scratch requests, as a
+ *	placement in progress has them
+ * @bytes: the bytes request @idx (an index into the graph's scratch) has
+ *	now, and in *@fast whether they are in the fast window;
+ *	%NPA_COST_NOT_PLACED when it has none yet.
+ * @priv: @bytes' first argument.
+ */
+struct npa_cost_grants {
+	u64 (*bytes)(const void *priv, u32 idx, bool *fast);
+	const void *priv;
 };
 
 u64 npa_cost_cycles(const struct npa_cost_work *w);
@@ -86,8 +117,11 @@ u64 npa_cost_op(const struct npa_ir *ir, const struct npa_ir_op *op,
 		const struct npa_ir_place *tp, const struct npa_ir_place *sp,
 		u64 fast_window);
 u64 npa_cost_scratch(const struct npa_ir *ir, u32 op, u32 idx, u64 bytes,
-		     bool fast);
+		     bool fast, const struct npa_cost_grants *grants);
 u64 npa_cost_graph(const struct npa_ir *ir, const struct npa_ir_place *tp,
 		   const struct npa_ir_place *sp, u64 fast_window);
+u64 npa_cost_graph_best(const struct npa_ir *ir, const struct npa_ir_place *tp,
+			struct npa_ir_place *sp, const u64 *min_sizes,
+			u64 fast_window);
 
 #endif /* __NPA_COST_H__ */

@@ -344,11 +344,30 @@ struct npa_scratch_worth {
 	const struct npa_scratch_req *reqs;
 };
 
+/*
+ * What request @idx has now, for the cost of its operator's other scratch:
+ * its grant once placed (NPA_SCRATCH_PLACED), else NPA_COST_NOT_PLACED.
+ */
+static u64 npa_scratch_granted(const void *priv, u32 idx, bool *fast)
+{
+	const struct npa_scratch_worth *w = priv;
+	const struct npa_scratch_req *r = &w->reqs[idx];
+
+	*fast = r->placed_flags & NPA_SCRATCH_PLACED_FAST;
+	if (r->placed_flags & NPA_SCRATCH_PLACED)
+		return r->granted;
+	return NPA_COST_NOT_PLACED;
+}
+
 static u64 npa_scratch_cycles(void *priv, u32 idx, u64 bytes, bool fast)
 {
 	const struct npa_scratch_worth *w = priv;
+	const struct npa_cost_grants grants = {
+		.bytes = npa_scratch_granted, .priv = w,
+	};
 
-	return npa_cost_scratch(w->ir, w->reqs[idx].step, idx, bytes, fast);
+	return npa_cost_scratch(w->ir, w->reqs[idx].step, idx, bytes, fast,
+				&grants);
 }
 
 static void npa_fill_placements(struct npa_lower *l,

@@ -162,28 +162,40 @@ struct plan_cycles {
 };
 
 /*
- * Every variable scratch request granted @max (its size) or else its
- * minimum, at the offset the plan gave it; fast if it still fits the window.
+ * Every variable scratch request granted @max (its size; or its minimum
+ * where that costs its operator fewer cycles, npa_cost_graph_best()) or
+ * else its minimum, at the offset the plan gave it, in the fast window
+ * where the plan put it.
  */
 static u64 cycles_resized(const struct npa_graph *view, const struct npa_ir *ir,
 			  const struct npa_layout *plan, u64 fast_window,
 			  bool max)
 {
 	struct npa_ir_place *sp;
-	u64 cycles;
+	u64 cycles = 0, *least;
 	u32 i;
 
 	sp = calloc(view->num_scratch + 1, sizeof(*sp));
-	if (!sp)
-		return 0;
+	least = calloc(view->num_scratch + 1, sizeof(*least));
+	if (!sp || !least)
+		goto out;
 	for (i = 0; i < view->num_scratch; i++) {
 		const struct npa_scratch_desc *d = &view->scratch[i];
 
 		sp[i] = plan->scratch[i];
-		if (d->flags & NPA_SCRATCH_VARIABLE)
+		least[i] = sp[i].size;
+		if (d->flags & NPA_SCRATCH_VARIABLE) {
 			sp[i].size = max ? d->size : d->min_size;
+			least[i] = d->min_size;
+		}
 	}
-	cycles = npa_cost_graph(ir, plan->tensors, sp, fast_window);
+	if (max)
+		cycles = npa_cost_graph_best(ir, plan->tensors, sp, least,
+					     fast_window);
+	else
+		cycles = npa_cost_graph(ir, plan->tensors, sp, fast_window);
+out:
+	free(least);
 	free(sp);
 	return cycles;
 }

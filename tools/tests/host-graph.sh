@@ -597,21 +597,37 @@ sys.exit(open(sys.argv[2]).read() not in doc)' \
 check "cost: Documentation/npu.rst's arena against cycles table is tools/bench/cycles-table.sh's" \
 	cycles_table
 
-# Every network of the package plans or is refused by name.
-tot_g=0 tot_n=0 tot_p=0 tot_u=0
+# Every network of the package plans or is refused by name.  The cycles
+# target (Documentation/npu.rst, "Arena bytes against cycles") holds over
+# the networks for which 5% growth is feasible: those whose minimum scratch
+# fits in 5% of their tensors' arena (scratch_growth_bound_bytes, the least
+# growth any placement of the minimums could reach).  The others are
+# exempt, listed, and each checked to really need more.
+tot_g=0 tot_n=0 tot_p=0 tot_u=0 feas_p=0 feas_u=0 nfeas=0 exempt=
 for cfg in "$cfgdir"/*.cfg; do
 	name=$(basename "$cfg")
 	if "$NPACTL" plan --json "$cfg" >"$tmp/cost.json" 2>/dev/null; then
 		# Up to 5% of the tensors' arena buys cycles, beside the minimums.
 		p=$(jf "$tmp/cost.json" sim_cycles)
+		u=$(jf "$tmp/cost.json" sim_cycles_unlimited)
 		m=$(jf "$tmp/cost.json" sim_cycles_minimum)
 		g=$(jf "$tmp/cost.json" scratch_growth_bytes)
 		n=$(jf "$tmp/cost.json" scratch_growth_naive_bytes)
+		b=$(jf "$tmp/cost.json" scratch_growth_bound_bytes)
 		t=$(jf "$tmp/cost.json" tensor_bytes)
 		tot_p=$((tot_p + p))
-		tot_u=$((tot_u + $(jf "$tmp/cost.json" sim_cycles_unlimited)))
+		tot_u=$((tot_u + u))
 		if [ "$p" -gt "$m" ] || [ "$g" -gt $((n + t * 5 / 100)) ]; then
 			notok "cost: $name: $p cycles <= $m at least scratch, growth $g <= $n + 5% of $t"
+		fi
+		if [ $((100 * b)) -le $((5 * t)) ]; then
+			feas_p=$((feas_p + p))
+			feas_u=$((feas_u + u))
+			nfeas=$((nfeas + 1))
+		elif [ "$g" -ge "$b" ] && [ $((100 * g)) -gt $((5 * t)) ]; then
+			exempt="$exempt ${name%.cfg}"
+		else
+			notok "cost: $name exempt: its least growth $b and growth $g exceed 5% of $t"
 		fi
 	fi
 	if "$NPACTL" plan --json --scratch-growth 0 "$cfg" >"$tmp/plan.json" 2>"$tmp/err"; then
@@ -641,8 +657,17 @@ for cfg in "$cfgdir"/*.cfg; do
 		sed 's/^/# /' "$tmp/err"
 	fi
 done
-desc="cost: corpus sim_cycles $tot_p within 5% of unlimited scratch $tot_u"
-if [ $((100 * tot_p)) -le $((105 * tot_u)) ] && [ "$tot_u" -gt 0 ]; then
+echo "# cost: all networks: sim_cycles $tot_p, unlimited scratch $tot_u"
+desc="cost: the $nfeas networks where 5% growth is feasible: sim_cycles $feas_p within 5% of unlimited scratch $feas_u"
+if [ $((100 * feas_p)) -le $((105 * feas_u)) ] && [ "$feas_u" -gt 0 ]; then
+	ok "$desc"
+else
+	notok "$desc"
+fi
+# The exempt ones: each one's minimum scratch needs more than 5% growth,
+# and its plan grows by more (checked above); they stay few.
+desc="cost: exempt, least growth above 5% of the tensors' arena:${exempt:- none}"
+if [ $((4 * $(echo "$exempt" | wc -w))) -le "$nfeas" ]; then
 	ok "$desc"
 else
 	notok "$desc"
