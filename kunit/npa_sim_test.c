@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/dma-fence.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "npa_ir.h"
@@ -24,6 +25,7 @@ struct npa_sim_fixture {
 	struct completion done;
 	u8 src[64], dst[64];
 	bool prepared;
+	bool signalling;
 };
 
 static int npa_sim_test_prepare(struct npa_npu_job *job)
@@ -40,6 +42,9 @@ static void npa_sim_test_done(struct npa_npu_job *job)
 	struct npa_sim_fixture *f = container_of(job, struct npa_sim_fixture,
 						 job);
 
+	/* True when a fence signalling section is open around us. */
+	f->signalling = dma_fence_begin_signalling();
+	dma_fence_end_signalling(f->signalling);
 	complete(&f->done);
 }
 
@@ -115,6 +120,21 @@ static void npa_sim_test_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->sim.npu.jobs_done), 1LL);
 }
 
+/*
+ * A job ends inside a fence signalling section, so that lockdep checks
+ * what its owner's done callback does; without lockdep every section
+ * reads as open.
+ */
+static void npa_sim_test_done_signalling(struct kunit *test)
+{
+	struct npa_sim_fixture *f = npa_sim_fixture(test);
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		kunit_skip(test, "needs CONFIG_LOCKDEP");
+	npa_sim_test_run(test, f);
+	KUNIT_EXPECT_TRUE(test, f->signalling);
+}
+
 /* The job's cycles are its commands' estimates: the owner's, not timed. */
 static void npa_sim_test_cycles(struct kunit *test)
 {
@@ -144,11 +164,9 @@ static void npa_sim_test_fault(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->sim.npu.jobs_failed), 1LL);
 }
 
-/* Cancelled before it runs: it ends aborted, never prepared. */
-static void npa_sim_test_cancel_queued(struct kunit *test)
+/* Queue the job behind the runner's back and cancel it there. */
+static void npa_sim_test_cancel(struct kunit *test, struct npa_sim_fixture *f)
 {
-	struct npa_sim_fixture *f = npa_sim_fixture(test);
-
 	/* Hold the runner: the job stays queued until it is cancelled. */
 	spin_lock(&f->sim.lock);
 	list_add_tail(&f->job.node, &f->sim.queue);
@@ -158,15 +176,36 @@ static void npa_sim_test_cancel_queued(struct kunit *test)
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&f->done, 10 * HZ),
 			0UL);
 	KUNIT_EXPECT_EQ(test, f->job.status, (u32)NPA_NPU_ABORTED);
+}
+
+/* Cancelled before it runs: it ends aborted, never prepared. */
+static void npa_sim_test_cancel_queued(struct kunit *test)
+{
+	struct npa_sim_fixture *f = npa_sim_fixture(test);
+
+	npa_sim_test_cancel(test, f);
 	KUNIT_EXPECT_FALSE(test, f->prepared);
 	KUNIT_EXPECT_EQ(test, f->dst[0], 0);
 }
 
+/* Ended by the cancel, in its caller's context: still inside a section. */
+static void npa_sim_test_cancel_signalling(struct kunit *test)
+{
+	struct npa_sim_fixture *f = npa_sim_fixture(test);
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		kunit_skip(test, "needs CONFIG_LOCKDEP");
+	npa_sim_test_cancel(test, f);
+	KUNIT_EXPECT_TRUE(test, f->signalling);
+}
+
 static struct kunit_case npa_sim_test_cases[] = {
 	KUNIT_CASE(npa_sim_test_copy),
+	KUNIT_CASE(npa_sim_test_done_signalling),
 	KUNIT_CASE(npa_sim_test_cycles),
 	KUNIT_CASE(npa_sim_test_fault),
 	KUNIT_CASE(npa_sim_test_cancel_queued),
+	KUNIT_CASE(npa_sim_test_cancel_signalling),
 	{}
 };
 

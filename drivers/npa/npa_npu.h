@@ -105,7 +105,10 @@ struct npa_npu_cmd {
  *	set.  Called once for every queued job, in process context, with no
  *	lock of the backend held; @prepare was called before it unless the
  *	job was cancelled while queued.  The backend does not touch the job
- *	afterwards.
+ *	afterwards.  It is called inside a fence signalling section
+ *	(dma_fence_begin_signalling()), on the queue or in @cancel's caller:
+ *	it signals the owner's fence, and must not allocate memory that
+ *	could reclaim or wait for anything that does.
  */
 struct npa_npu_job_ops {
 	int (*prepare)(struct npa_npu_job *job);

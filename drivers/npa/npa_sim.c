@@ -406,6 +406,7 @@ static void npa_sim_cancel(struct npa_npu *npu)
 	struct npa_sim *sim = to_npa_sim(npu);
 	struct npa_npu_job *job, *tmp;
 	LIST_HEAD(cancelled);
+	bool fence_cookie;
 
 	spin_lock(&sim->lock);
 	list_for_each_entry_safe(job, tmp, &sim->queue, node)
@@ -414,10 +415,17 @@ static void npa_sim_cancel(struct npa_npu *npu)
 	spin_unlock(&sim->lock);
 	wake_up_all(&sim->hang_wq);
 
+	/*
+	 * Ending them signals their owners' fences, from the caller's
+	 * context: the same rules as on the queue (see npa_sim_work()), and
+	 * lockdep checks them here too.
+	 */
+	fence_cookie = dma_fence_begin_signalling();
 	list_for_each_entry_safe(job, tmp, &cancelled, node) {
 		list_del_init(&job->node);
 		npa_sim_end(sim, job, NPA_NPU_ABORTED);
 	}
+	dma_fence_end_signalling(fence_cookie);
 }
 
 static void npa_sim_fini(struct npa_npu *npu)
