@@ -30,7 +30,8 @@
  * larger budget only runs it further: the plan never gets worse. The
  * search stops at the lower bound or at a proof that the part's plan is
  * optimal. A part too large for the search gets what the others left of
- * the share: its empty plan completed from the bottom up in each ranking.
+ * the share: its empty plan completed from the bottom up in the rankings
+ * in turn, while each lowers the part.
  */
 
 #include <linux/align.h>
@@ -380,6 +381,24 @@ static size_t npa_run_carve(struct npa_srch *s, struct npa_run *d, void *mem)
 	return o;
 }
 
+/*
+ * Carve from @mem the arrays of @d that a completion of a part too large
+ * for the search reads (no floor tree: the plan is empty); returns the
+ * bytes they take.
+ */
+static size_t npa_rise_carve(struct npa_srch *s, struct npa_run *d,
+			     void *mem)
+{
+	size_t n = s->n, o = 0;
+
+	d->rank = npa_carve(mem, &o, n, sizeof(*d->rank));
+	d->byrank = npa_carve(mem, &o, n, sizeof(*d->byrank));
+	d->f = npa_carve(mem, &o, n, sizeof(*d->f));
+	d->off = npa_carve(mem, &o, n, sizeof(*d->off));
+	d->placed = npa_carve(mem, &o, n, sizeof(*d->placed));
+	return o;
+}
+
 static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
 			bool at_bound, bool prover)
 {
@@ -520,14 +539,22 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		s->cnt[j] = min(s->cnt[j], s->cnt[j + 1]);
 	for (j = 0; j <= ns; j++)
 		s->reach[j] = s->first[s->cnt[j]];
-	/* The bytes live in each section, then the most in each lifetime. */
-	memset(s->low, 0, s->ns * sizeof(*s->low));
+	/*
+	 * The bytes live in each section (as differences, then summed) in
+	 * the leaves of a max tree, then the most in each lifetime.
+	 */
+	memset(s->low, 0, 2 * s->tsize * sizeof(*s->low));
+	for (i = 0; i < n; i++) {
+		s->low[s->tsize + s->a[i]] += s->size[i];
+		if (s->b[i] < ns)
+			s->low[s->tsize + s->b[i]] -= s->size[i];
+	}
+	for (j = 1; j < ns; j++)
+		s->low[s->tsize + j] += s->low[s->tsize + j - 1];
+	for (j = s->tsize; --j; )
+		s->low[j] = max(s->low[2 * j], s->low[2 * j + 1]);
 	for (i = 0; i < n; i++)
-		for (j = s->a[i]; j < s->b[i]; j++)
-			s->low[j] += s->size[i];
-	for (i = 0; i < n; i++)
-		for (j = s->a[i]; j < s->b[i]; j++)
-			s->tl[i] = max(s->tl[i], s->low[j]);
+		s->tl[i] = npa_tree_max(s->low, s->tsize, s->a[i], s->b[i]);
 	for (k = 0; k < runs; k++)
 		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1), !k))
 			goto err_nomem;
@@ -645,59 +672,74 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 /*
  * A part too large for the exact search (@ids[0, @n), sections [@s0,
  * @s0 + @ns)), within @given units: complete the empty plan from the
- * bottom up (npa_run_rise()) in each ranking, and keep a plan of the part
- * lower than the one in @off. Only what the exact search left of its
- * share comes here. Returns the units spent.
+ * bottom up (npa_run_rise()) in the rankings in turn, while each lowers
+ * the part, and keep a plan of the part lower than the one in @off. Only
+ * what the exact search left of its share comes here. Returns the units
+ * spent.
  */
 static u64 npa_rise_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 			 u32 n, u32 s0, u32 ns, u64 given)
 {
-	u64 hard = npa_sat_mul(given, NPA_SEARCH_STEPS_PER_UNIT), sumlen = 0;
-	u64 spent = 0, start, units;
+	u64 hard = npa_sat_mul(given, NPA_SEARCH_STEPS_PER_UNIT), setup;
+	u64 lg = ilog2(roundup_pow_of_two(max(ns, 1U))) + 1;
+	u64 spent = 0, start, units, least = 2 * (u64)n;
 	struct npa_srch *s;
 	struct npa_run *d;
+	size_t used;
 	u32 i, by;
 
-	for (i = 0; i < n; i++)
-		sumlen += c->r[ids[i]].b - c->r[ids[i]].a;
-	/* The setup looks at each buffer's sections twice. */
-	if (hard < 2 * (sumlen + n))
+	/*
+	 * The setup sorts the buffers, looks at the sections and at each
+	 * buffer's lifetime in a tree of them: the part starts only if its
+	 * share holds that.
+	 */
+	setup = n * (2 * lg + ilog2(n) + 4) + 4 * (u64)ns;
+	if (hard < setup)
 		return 0;
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return 0;
 	if (npa_srch_init(s, c, off, ids, n, s0, ns, 0))
 		goto err_free;
+	/* The arrays of a run that a completion reads, in one block. */
 	d = &s->run[0];
-	d->rank = kvcalloc(n, sizeof(*d->rank), GFP_KERNEL_ACCOUNT);
-	d->byrank = kvcalloc(n, sizeof(*d->byrank), GFP_KERNEL_ACCOUNT);
-	d->f = kvcalloc(n, sizeof(*d->f), GFP_KERNEL_ACCOUNT);
-	d->off = kvcalloc(n, sizeof(*d->off), GFP_KERNEL_ACCOUNT);
-	d->placed = kvcalloc(n, sizeof(*d->placed), GFP_KERNEL_ACCOUNT);
-	if (!d->rank || !d->byrank || !d->f || !d->off || !d->placed)
-		goto err_free_run;
+	used = npa_rise_carve(s, d, NULL);
+	d->mem = kvzalloc(used, GFP_KERNEL_ACCOUNT);
+	if (!d->mem)
+		goto err_free_srch;
+	npa_rise_carve(s, d, d->mem);
+	/*
+	 * What a completion looks at whatever the ranking: the buffers that
+	 * may meet each one (npa_run_rise()). One that cannot end within
+	 * the share cannot give a plan, and does not start. The rankings
+	 * only break ties: once a completion does not lower the part (on
+	 * the real traces, none does), the others are not tried.
+	 */
+	for (i = 0; i < n; i++)
+		least += s->first[s->b[i]] - s->reach[s->a[i]] + ilog2(n) + 1;
 	s->hard = hard;
-	s->steps = 2 * (sumlen + n);
+	s->steps = setup;
 	start = s->best;
-	for (by = 0; by < NPA_RANK_COUNT && !s->out && s->best > s->proven;
-	     by++) {
+	for (by = 0; by < NPA_RANK_COUNT && !s->out && s->best > s->proven &&
+	     npa_srch_room(s, least); by++) {
+		bool kept;
+
 		npa_srch_rank(s, by, d->rank, d->byrank);
-		npa_run_rise(s, d);
+		kept = npa_run_rise(s, d);
 		units = (s->steps - s->spent) / NPA_SEARCH_STEPS_PER_UNIT;
 		s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
 		spent += units;
-		if (!npa_plan_spend(c, units))
+		if (!npa_plan_spend(c, units) || !kept)
 			break;
 	}
+	/* What is left of the steps, the setup at least, rounded up. */
+	units = DIV_ROUND_UP(s->steps - s->spent, NPA_SEARCH_STEPS_PER_UNIT);
+	spent += units;
+	npa_plan_spend(c, units);
 	if (s->best < start)
 		for (i = 0; i < n; i++)
 			off[ids[i]] = s->best_off[i];
-err_free_run:
-	kvfree(d->rank);
-	kvfree(d->byrank);
-	kvfree(d->f);
-	kvfree(d->off);
-	kvfree(d->placed);
+err_free_srch:
 	npa_srch_free(s);
 err_free:
 	kfree(s);

@@ -66,7 +66,7 @@ static void npa_run_save(struct npa_run *d, u32 x)
 }
 
 /* The highest value of the nodes of @t (@size leaves) tiling [@a, @b). */
-static u64 npa_tree_max(const u64 *t, u32 size, u32 a, u32 b)
+u64 npa_tree_max(const u64 *t, u32 size, u32 a, u32 b)
 {
 	u32 l = a + size, r = b + size;
 	u64 h = 0;
