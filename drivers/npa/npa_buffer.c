@@ -184,7 +184,7 @@ static const struct dma_buf_ops npa_dmabuf_ops = {
  * Context: Process context; sleeps.
  * Return: the dma-buf (drop it with dma_buf_put(), which frees the
  * buffer), or an ERR_PTR(): -ENODEV without an NPU, -EINVAL for a @size of
- * 0 or above the carveout, -ENOSPC when @nfile holds
+ * 0 or above the carveout, -EDQUOT when @nfile holds
  * NPA_MAX_BUFFERS_PER_FILE buffers, -ENOSPC when the carveout has no room,
  * -ENOMEM.
  */
@@ -201,7 +201,7 @@ struct dma_buf *npa_buffer_export(struct npa_file *nfile, u64 size)
 	if (!size || size > ndev->carveout.size)
 		return ERR_PTR(-EINVAL);
 	if (atomic_inc_return(&nfile->num_buffers) > NPA_MAX_BUFFERS_PER_FILE) {
-		ret = -ENOSPC;
+		ret = -EDQUOT;
 		goto err_count;
 	}
 

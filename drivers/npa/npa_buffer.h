@@ -14,7 +14,7 @@ struct npa_file;
 struct npa_ioctl_out;
 struct npa_region;
 
-/* Most buffers one open file may have alive (-ENOSPC beyond). */
+/* Most buffers one open file may have alive (-EDQUOT beyond). */
 #define NPA_MAX_BUFFERS_PER_FILE	256
 
 /**

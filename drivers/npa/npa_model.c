@@ -484,9 +484,9 @@ static void npa_model_unreserve(struct npa_file *nfile,
  * until the model is published.  On an error nothing stays reserved.
  *
  * Context: Process context; sleeps.  Takes @nfile->lock.
- * Return: 0, a validation errno (see npa_graph_build()), -ENOSPC when
- * the file holds NPA_MAX_MODELS_PER_FILE models or a private arena does
- * not fit in the carveout, or -ENOMEM.
+ * Return: 0, a validation errno (see npa_graph_build()), -EDQUOT when
+ * the file holds NPA_MAX_MODELS_PER_FILE models, -ENOSPC when a private
+ * arena does not fit in the carveout, or -ENOMEM.
  */
 static int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 			    const struct npa_model_req *r, u32 flags,
@@ -505,7 +505,7 @@ static int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 		       XA_LIMIT(1, NPA_MAX_MODELS_PER_FILE), GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&nfile->lock);
 	if (ret)
-		return ret == -EBUSY ? -ENOSPC : ret;
+		return ret == -EBUSY ? -EDQUOT : ret;
 
 	if (flags & NPA_MODEL_SUPPLIED_PLAN)
 		ret = npa_model_plan_supplied(model, r, rep);

@@ -18,7 +18,7 @@ struct npa_ioctl_out;
 struct npa_device;
 struct npa_region;
 
-/* Most models one open file may hold (-ENOSPC beyond). */
+/* Most models one open file may hold (-EDQUOT beyond). */
 #define NPA_MAX_MODELS_PER_FILE	64
 
 /**

@@ -125,8 +125,11 @@ struct npa_graph_desc {
  * @budget: the planner's work budget, 0 for the default.
  * @report: if not NULL, the handle and the plan report on success.
  *
- * Return: the model handle (positive), or -errno.  Destroy it with
- * npa_model_destroy() or by closing @fd.
+ * Return: the model handle (positive), or -errno: -EDQUOT when @fd
+ * holds 64 models already, -ENOSPC when the private arena of
+ * %NPA_MODEL_PRIVATE_ARENA does not fit in the carveout (the others:
+ * Documentation/uapi.rst).  Destroy it with npa_model_destroy() or by
+ * closing @fd.
  */
 int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
 		     __u64 budget, struct npa_model_create *report);
@@ -239,7 +242,9 @@ int npa_model_destroy(int fd, __u32 handle);
  * closed and its last mapping unmapped.
  *
  * Return: a dma-buf fd (close-on-exec) that the caller closes with
- * close(), or -errno.
+ * close(), or -errno: -EDQUOT when @fd holds 256 buffers already,
+ * -ENOSPC when the carveout has no free range of @size, -EMFILE when the
+ * process has no free fd (the others: Documentation/uapi.rst).
  */
 int npa_buffer_create(int fd, __u64 size);
 

@@ -50,6 +50,24 @@ static void npactl_fill(void *p, u64 bytes, const struct npa_tensor_desc *t,
 		((u8 *)p)[i] = (u8)npactl_rng(seed);
 }
 
+/*
+ * A model's or a buffer's creation failed with @err: in words.  EDQUOT is
+ * the file's limit on @what (Documentation/uapi.rst), no disk's quota as
+ * strerror() says; ENOSPC is memory that does not fit.
+ */
+static const char *npactl_create_strerror(int err, const char *what)
+{
+	static char buf[80];
+
+	if (err == -ENOSPC)
+		return "no room in the carveout (ENOSPC)";
+	if (err != -EDQUOT)
+		return strerror(-err);
+	snprintf(buf, sizeof(buf), "the device fd holds all the %s it may (EDQUOT)",
+		 what);
+	return buf;
+}
+
 static int npactl_open(const char *dev)
 {
 	int fd = npa_open(dev);
@@ -738,7 +756,7 @@ int npactl_cmd_run(int argc, char **argv)
 				npactl_graph_refused(n->path, &n->g, &err, n->model);
 			else
 				fprintf(stderr, "npactl: %s: model create: %s\n",
-					n->path, strerror(-n->model));
+					n->path, npactl_create_strerror(n->model, "models"));
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}
@@ -750,7 +768,7 @@ int npactl_cmd_run(int argc, char **argv)
 		if (ret) {
 			fprintf(stderr, "npactl: %s: %s: %s\n", n->path,
 				verify ? "buffers or reference" : "buffers",
-				strerror(-ret));
+				npactl_create_strerror(ret, "buffers"));
 			status = NPACTL_EXIT_FAIL;
 			continue;
 		}

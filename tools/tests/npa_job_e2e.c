@@ -187,7 +187,7 @@ static void test_buffers(int fd)
 		if (fds[n] < 0)
 			break;
 	}
-	tap_ok(n == 256 && fds[n] == -ENOSPC, "buffer 257 fails with ENOSPC (%d at %d)",
+	tap_ok(n == 256 && fds[n] == -EDQUOT, "buffer 257 fails with EDQUOT (%d at %d)",
 	       n < 300 ? fds[n] : 0, n);
 	for (i = 0; i < n; i++)
 		close(fds[i]);

@@ -865,7 +865,7 @@ static const struct row rows[] = {
 	A(MC, mc_t, reserved2, 1, -EINVAL),
 	A(MC, mc_t, plan_size, sizeof(struct npa_placement), -EINVAL),
 	A(MC, mc_t, plan_tensors, 4096, -EINVAL),
-	MS(MC, "a 65th model on the file", NULL, setup_64_models, teardown_models, -ENOSPC),
+	MS(MC, "a 65th model on the file", NULL, setup_64_models, teardown_models, -EDQUOT),
 	M(MC, "PRIVATE_ARENA with a 128 MiB arena, larger than the carveout", m_private_too_big, -ENOSPC),
 	M(MC, "struct size 72, ending before handle", m_cut_handle, -EINVAL),
 
@@ -1023,7 +1023,7 @@ static const struct row rows[] = {
 	A(BC, bc_t, size, 1ULL << 63, -EINVAL),
 	A(BC, bc_t, size, U64_MAX, -EINVAL),
 	M(BC, "size = carveout_bytes while buffers are in use", m_carveout_size, -ENOSPC),
-	MS(BC, "a 257th buffer on the file", NULL, setup_256_buffers, teardown_fds, -ENOSPC),
+	MS(BC, "a 257th buffer on the file", NULL, setup_256_buffers, teardown_fds, -EDQUOT),
 	A(BC, bc_t, flags, 1, -EINVAL),
 	A(BC, bc_t, flags, U32_MAX, -EINVAL),
 	A(BC, bc_t, reserved, 1, -EINVAL),
@@ -1125,7 +1125,7 @@ static const char *errname(int err)
 		{ -ENOEXEC, "ENOEXEC" }, { -EBADF, "EBADF" },
 		{ -EXDEV, "EXDEV" }, { -EAGAIN, "EAGAIN" }, { -ETIME, "ETIME" },
 		{ -ENODEV, "ENODEV" }, { -ENOTTY, "ENOTTY" },
-		{ -EMFILE, "EMFILE" },
+		{ -EMFILE, "EMFILE" }, { -EDQUOT, "EDQUOT" },
 	};
 	size_t i;
 

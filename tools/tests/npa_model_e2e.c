@@ -482,7 +482,7 @@ static void test_model_limit(void)
 	}
 	tap_ok(n == 64, "64 models on one file (%d)", n);
 	h = npa_model_create(fd, &graph, 0, 0, NULL);
-	tap_ok(h == -ENOSPC, "the 65th fails with ENOSPC (%d)", h);
+	tap_ok(h == -EDQUOT, "the 65th fails with EDQUOT (%d)", h);
 	npa_model_destroy(fd, 7);
 	h = npa_model_create(fd, &graph, 0, 0, NULL);
 	tap_ok(h == 7, "a freed handle is reused (%d)", h);

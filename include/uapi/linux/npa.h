@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	4
+#define NPA_VERSION_MINOR	5
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
