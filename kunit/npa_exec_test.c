@@ -996,9 +996,10 @@ static void npa_exec_bad_desc(const struct npa_exec_bad *b, char *desc)
 
 KUNIT_ARRAY_PARAM(npa_exec_bad, npa_exec_bads, npa_exec_bad_desc);
 
-static void npa_exec_test_check(struct kunit *test)
+/* npa_exec_check_why() on @b: its errno, and in @fault what it blamed. */
+static int npa_exec_bad_why(const struct npa_exec_bad *b,
+			    struct npa_exec_fault *fault)
 {
-	const struct npa_exec_bad *b = test->param_value;
 	const struct npa_ir_tensor *in[3], *out[2];
 	u32 i;
 
@@ -1006,8 +1007,78 @@ static void npa_exec_test_check(struct kunit *test)
 		in[i] = &b->t[i];
 	for (i = 0; i < b->nout; i++)
 		out[i] = &b->t[b->nin + i];
-	KUNIT_EXPECT_EQ(test, npa_exec_check(&b->op, in, b->nin, out, b->nout),
-			-EINVAL);
+	memset(fault, 0, sizeof(*fault));
+	return npa_exec_check_why(&b->op, in, b->nin, out, b->nout, fault);
+}
+
+static void npa_exec_test_check(struct kunit *test)
+{
+	const struct npa_exec_bad *b = test->param_value;
+	struct npa_exec_fault fault;
+
+	KUNIT_EXPECT_EQ(test, npa_exec_bad_why(b, &fault), -EINVAL);
+}
+
+/**
+ * struct npa_exec_blamed - a refused operator and what must be blamed
+ * @bad: the operator.
+ * @fault: the blame, the operand (inputs then outputs), the dim, the
+ *	value it has and the one it needs.
+ */
+struct npa_exec_blamed {
+	struct npa_exec_bad bad;
+	struct npa_exec_fault fault;
+};
+
+#define DIMS(k, d, v, e)	{ NPA_EXEC_BLAME_DIMS, k, d, v, e }
+
+static const struct npa_exec_blamed npa_exec_blameds[] = {
+	{ { "conv output rows and columns swapped",
+	    CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1, CONV_T(ACT(3, 2, 8)) },
+	  DIMS(3, 2, 2, 4) },
+	{ { "conv input batch of 2", CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
+	    { { .dims = { 2, 2, 4, 4 }, .dtype = NPA_IR_INT8 },
+	      W8(3, 2, 3, 3), B32(3), ACT(3, 4, 4) } },
+	  DIMS(0, 0, 2, 1) },
+	{ { "conv weights with kernel rows and columns swapped",
+	    { .kind = NPA_IR_CONV2D, WIN(1, 3, 1, 1, 0, 1, 0, 0) }, 3, 1,
+	    { ACT(2, 4, 4), W8(3, 2, 3, 1), B32(3), ACT(3, 4, 4) } },
+	  DIMS(1, 2, 3, 1) },
+	{ { "fc weights transposed", { .kind = NPA_IR_FC }, 2, 1,
+	    { ACT(3, 1, 1), { .dims = { 3, 2 }, .dtype = NPA_IR_INT8 },
+	      ACT(2, 1, 1) } },
+	  DIMS(1, 0, 3, 2) },
+	{ { "add b's rows not a multiple", { .kind = NPA_IR_ADD }, 2, 1,
+	    { ACT(1, 2, 2), ACT(1, 3, 3), ACT(1, 2, 2) } },
+	  DIMS(1, 2, 3, 2) },
+	{ { "add b's columns not a multiple", { .kind = NPA_IR_ADD }, 2, 1,
+	    { ACT(1, 2, 2), ACT(1, 2, 3), ACT(1, 2, 2) } },
+	  DIMS(1, 3, 3, 2) },
+	{ { "upsample output channels and rows swapped",
+	    { .kind = NPA_IR_UPSAMPLE, .params = { 2 } }, 1, 1,
+	    { ACT(2, 2, 2), ACT(4, 2, 4) } },
+	  DIMS(1, 1, 4, 2) },
+};
+
+static void npa_exec_blamed_desc(const struct npa_exec_blamed *b, char *desc)
+{
+	strscpy(desc, b->bad.desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(npa_exec_blamed, npa_exec_blameds, npa_exec_blamed_desc);
+
+/* A wrong dim is blamed by its index, with what it has and needs. */
+static void npa_exec_test_blame_dim(struct kunit *test)
+{
+	const struct npa_exec_blamed *b = test->param_value;
+	struct npa_exec_fault fault;
+
+	KUNIT_ASSERT_EQ(test, npa_exec_bad_why(&b->bad, &fault), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fault.blame, b->fault.blame);
+	KUNIT_EXPECT_EQ(test, fault.operand, b->fault.operand);
+	KUNIT_EXPECT_EQ(test, fault.dim, b->fault.dim);
+	KUNIT_EXPECT_EQ(test, fault.value, b->fault.value);
+	KUNIT_EXPECT_EQ(test, fault.expected, b->fault.expected);
 }
 
 /* The descriptors of the hand-computed cases all pass the check. */
@@ -1044,6 +1115,7 @@ static struct kunit_case npa_exec_test_cases[] = {
 	KUNIT_CASE(npa_exec_test_short_operand),
 	KUNIT_CASE_PARAM(npa_exec_test_stop_hook, npa_exec_heavy_gen_params),
 	KUNIT_CASE_PARAM(npa_exec_test_check, npa_exec_bad_gen_params),
+	KUNIT_CASE_PARAM(npa_exec_test_blame_dim, npa_exec_blamed_gen_params),
 	KUNIT_CASE(npa_exec_test_check_ok),
 	{}
 };

@@ -260,6 +260,16 @@ static int npa_exec_blame(struct npa_exec_args *a, u32 blame, u32 k,
 	return -EINVAL;
 }
 
+/* Blame dims[@dim] of operand @k: it is @value, it needs @expected. */
+static int npa_exec_blame_dim(struct npa_exec_args *a, u32 k, u32 dim,
+			      u64 value, u64 expected)
+{
+	npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, k, value, expected);
+	if (a->fault)
+		a->fault->dim = dim;
+	return -EINVAL;
+}
+
 /*
  * Operand @k, @t, must be a tensor of @dtype with the dims @want; with
  * @act an activation [1, C, H, W], whose trailing dims may be left out.
@@ -287,8 +297,7 @@ static int npa_exec_want(struct npa_exec_args *a,
 		if (act && i && !dim)
 			dim = 1;
 		if (dim != want[i])
-			return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, k, dim,
-					      want[i]);
+			return npa_exec_blame_dim(a, k, i, dim, want[i]);
 	}
 	return 0;
 }
@@ -316,7 +325,7 @@ static int npa_exec_act_of(struct npa_exec_args *a,
 	if (t->dtype != NPA_IR_INT8)
 		return npa_exec_blame(a, NPA_EXEC_BLAME_DTYPE, k, t->dtype,
 				      NPA_IR_INT8);
-	return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, k, t->dims[0], 1);
+	return npa_exec_blame_dim(a, k, 0, t->dims[0], 1);
 }
 
 /*
@@ -497,8 +506,8 @@ static int npa_exec_check_elt(const struct npa_ir_op *op,
 		return 0;
 	}
 	if (b->h != x->h)
-		return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, 1, b->h, x->h);
-	return npa_exec_blame(a, NPA_EXEC_BLAME_DIMS, 1, b->w, x->w);
+		return npa_exec_blame_dim(a, 1, 2, b->h, x->h);
+	return npa_exec_blame_dim(a, 1, 3, b->w, x->w);
 }
 
 /* ACTIVATION: the output has the input's bytes. */

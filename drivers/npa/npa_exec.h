@@ -57,7 +57,7 @@ struct npa_exec_roles {
  * @NPA_EXEC_BLAME_DTYPE: the operand's dtype (bytes right): @value, it
  *	needs @expected.
  * @NPA_EXEC_BLAME_DIMS: the operand's dims (bytes and dtype right): the
- *	first one that differs is @value, it needs @expected.
+ *	first one that differs, dims[@dim], is @value, it needs @expected.
  *
  * The first input and the params are taken as given; the other operands
  * must fit them (Documentation/uapi.rst, "Error reports").
@@ -75,12 +75,14 @@ enum npa_exec_blame {
  * @blame: enum npa_exec_blame.
  * @operand: the operand blamed, inputs then outputs (0 is the first
  *	input, nin the first output); 0 for the params and flags.
+ * @dim: for %NPA_EXEC_BLAME_DIMS, the index of the dim blamed; else 0.
  * @value: what it is (see enum npa_exec_blame).
  * @expected: what it needs to be.
  */
 struct npa_exec_fault {
 	u32 blame;
 	u32 operand;
+	u32 dim;
 	u64 value;
 	u64 expected;
 };

@@ -21,6 +21,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -399,6 +400,7 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 /*
  * Op @i refused by npa_exec_check_why(): the params or flags, or the
  * operand @f names, with its size, dtype or a dim and what it needs.
+ * Which dim has no field in &struct npa_error: the debug message says.
  */
 static int npa_fail_exec(const struct npa_graph *g, u32 i,
 			 const struct npa_exec_fault *f, struct npa_error *err)
@@ -430,6 +432,10 @@ static int npa_fail_exec(const struct npa_graph *g, u32 i,
 		      f->value, f->expected, -EINVAL);
 	err->op = i;
 	err->tensor = g->operands[idx];
+	if (f->blame == NPA_EXEC_BLAME_DIMS)
+		pr_debug("npa: op %u: operand %u (tensor %u): dims[%u] is %llu, needs %llu\n",
+			 i, f->operand, err->tensor, f->dim, f->value,
+			 f->expected);
 	return -EINVAL;
 }
 
