@@ -1031,6 +1031,7 @@ struct npa_exec_blamed {
 };
 
 #define DIMS(k, d, v, e)	{ NPA_EXEC_BLAME_DIMS, k, d, v, e }
+#define SIZE(k, v, e)		{ NPA_EXEC_BLAME_SIZE, k, 0, v, e }
 
 static const struct npa_exec_blamed npa_exec_blameds[] = {
 	{ { "conv output rows and columns swapped",
@@ -1058,6 +1059,14 @@ static const struct npa_exec_blamed npa_exec_blameds[] = {
 	    { .kind = NPA_IR_UPSAMPLE, .params = { 2 } }, 1, 1,
 	    { ACT(2, 2, 2), ACT(4, 2, 4) } },
 	  DIMS(1, 1, 4, 2) },
+	/* The weights say Cout is 3: the output of 2 channels is wrong. */
+	{ { "conv output channels not the weights'",
+	    CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1, CONV_T(ACT(2, 4, 4)) },
+	  SIZE(3, 32, 48) },
+	{ { "conv weights of another Cout than the bias",
+	    CONV(3, 3, 1, 1, 1, 1, 0, 0), 3, 1,
+	    { ACT(2, 4, 4), W8(3, 2, 3, 3), B32(2), ACT(3, 4, 4) } },
+	  SIZE(2, 8, 12) },
 };
 
 static void npa_exec_blamed_desc(const struct npa_exec_blamed *b, char *desc)

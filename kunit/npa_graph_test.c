@@ -668,7 +668,8 @@ struct npa_exec_blamed {
 CONV_BAD(weights_small, cg->t[1].dims[3] = 2)
 CONV_BAD(weights_big, cg->t[1].dims[2] = 5; cg->t[1].dims[3] = 5)
 CONV_BAD(weights_dtype, cg->t[1].dtype = NPA_DTYPE_UINT8)
-CONV_BAD(weights_dims, cg->t[1].dims[0] = 3; cg->t[1].dims[1] = 4)
+CONV_BAD(weights_dims, cg->t[1].dims[2] = 1; cg->t[1].dims[3] = 9)
+CONV_BAD(output_cout, cg->t[1].dims[0] = 8)
 CONV_BAD(bias_small, cg->t[2].dims[0] = 2)
 CONV_BAD(output_small, cg->t[3].dims[2] = 6; cg->t[3].dims[3] = 6)
 CONV_BAD(output_dims, cg->t[3].dims[2] = 16; cg->t[3].dims[3] = 4)
@@ -687,7 +688,9 @@ static const struct npa_exec_blamed npa_exec_blames[] = {
 	BLAMED(weights_big, OPERANDS, 2, SIZE, SIZE_MISMATCH, 300, 108),
 	BLAMED(weights_dtype, OPERANDS, 2, DTYPE, OPERAND_MISMATCH,
 	       NPA_DTYPE_UINT8, NPA_DTYPE_INT8),
-	BLAMED(weights_dims, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 3, 4),
+	BLAMED(weights_dims, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 1, 3),
+	/* Weights [8, 3, 3, 3]: Cout is 8, and the output has 4 channels. */
+	BLAMED(output_cout, OPERANDS, 0, SIZE, SIZE_MISMATCH, 256, 512),
 	BLAMED(bias_small, OPERANDS, 3, SIZE, SIZE_MISMATCH, 8, 16),
 	BLAMED(output_small, OPERANDS, 0, SIZE, SIZE_MISMATCH, 144, 256),
 	BLAMED(output_dims, OPERANDS, 0, DIMS, OPERAND_MISMATCH, 16, 8),

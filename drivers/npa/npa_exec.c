@@ -331,7 +331,9 @@ static int npa_exec_act_of(struct npa_exec_args *a,
 /*
  * CONV2D, DWCONV2D, MAXPOOL, AVGPOOL.  The input and the params are taken
  * as given; the output must be [1, Cout, OH, OW] with Cout its own for
- * CONV2D and the input's otherwise, then the weights and bias must fit.
+ * CONV2D and the input's otherwise, then the weights [Cout, C / groups,
+ * KH, KW] and the bias [Cout].  A CONV2D's weights say what Cout is: their
+ * first dim is taken as given, and an output of another Cout is blamed.
  */
 static int npa_exec_check_win(const struct npa_ir_op *op,
 			      const struct npa_exec_dl *in,
@@ -381,7 +383,7 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 		if (p[NPA_IR_P_GROUPS] < 0)
 			return -EINVAL;
 		a->groups = p[NPA_IR_P_GROUPS] ? p[NPA_IR_P_GROUPS] : 1;
-		if (a->x.c % a->groups || a->y.c % a->groups)
+		if (a->x.c % a->groups)
 			return -EINVAL;
 		break;
 	case NPA_IR_DWCONV2D:
@@ -406,13 +408,20 @@ static int npa_exec_check_win(const struct npa_ir_op *op,
 		return -EINVAL;
 	if (!conv)
 		return 0;
-	w[0] = a->y.c;
+	/* A CONV2D's Cout is its weights' (a DWCONV2D's, its input's). */
+	w[0] = op->kind == NPA_IR_CONV2D && npa_dl(in, 1)->dims[0] ?
+		npa_dl(in, 1)->dims[0] : a->y.c;
 	w[1] = a->cg;
 	w[2] = a->kh;
 	w[3] = a->kw;
 	ret = npa_exec_want(a, npa_dl(in, 1), 1, NPA_IR_INT8, w, false);
+	if (!ret && w[0] != a->y.c)
+		ret = npa_exec_want_act(a, npa_dl(out, 0), in->n, w[0], oh, ow,
+					&a->y);
 	if (ret)
 		return ret;
+	if (a->y.c % a->groups)
+		return -EINVAL;
 	a->bias = in->n == 3;
 	w[1] = 0;
 	w[2] = 0;
