@@ -56,7 +56,10 @@ struct npa_file {
  * @sim: the simulated NPU and its job queue.
  * @npu: the NPU jobs run on (@sim's), or NULL without one.
  * @lock: see below.
- * @models: live models of all files (struct npa_model.dev_node).
+ * @models: live models of all files, by &npa_model.id; a model's id is
+ *	reserved (a NULL entry) from MODEL_CREATE until it is published.
+ * @next_model_id: for xa_alloc_cyclic(): ids are not reused until they
+ *	wrap, so that a debugfs ``models`` reader's place stays put.
  * @arena_lock: see below.
  * @arena: the activation arena the models without a private one share
  *	(jobs run one at a time): @arena_region or NULL.
@@ -74,9 +77,10 @@ struct npa_device {
 	struct npa_carveout carveout;
 	struct npa_sim sim;
 	struct npa_npu *npu;
-	/* Protects @models. */
+	/* Protects the published entries of @models. */
 	struct mutex lock;
-	struct list_head models;
+	struct xarray models;
+	u32 next_model_id;
 	/* Protects @arena, @arena_region and @arena_busy; taken before @lock. */
 	struct mutex arena_lock;
 	struct npa_region *arena;

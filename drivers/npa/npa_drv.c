@@ -192,7 +192,7 @@ struct npa_device *npa_device_create(struct device *parent, unsigned int index,
 	if (!ndev)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&ndev->lock);
-	INIT_LIST_HEAD(&ndev->models);
+	xa_init_flags(&ndev->models, XA_FLAGS_ALLOC1);
 	mutex_init(&ndev->arena_lock);
 	mutex_init(&ndev->map_lock);
 	hash_init(ndev->mappings);
@@ -268,6 +268,8 @@ void npa_device_destroy(struct npa_device *ndev)
 	}
 	/* Every job, and so every mapping, is gone before the module goes. */
 	WARN_ON_ONCE(!hash_empty(ndev->mappings));
+	WARN_ON_ONCE(!xa_empty(&ndev->models));
+	xa_destroy(&ndev->models);
 	mutex_destroy(&ndev->map_lock);
 	mutex_destroy(&ndev->arena_lock);
 	mutex_destroy(&ndev->lock);

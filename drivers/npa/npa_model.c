@@ -65,10 +65,11 @@ void npa_model_free(struct npa_model *model)
 static u64 npa_model_shared_need(struct npa_device *ndev)
 {
 	struct npa_model *model;
+	unsigned long id;
 	u64 need = 0;
 
 	mutex_lock(&ndev->lock);
-	list_for_each_entry(model, &ndev->models, dev_node)
+	xa_for_each(&ndev->models, id, model)
 		if (model->shares_arena)
 			need = max(need, model->plan.arena_bytes);
 	mutex_unlock(&ndev->lock);
@@ -179,7 +180,7 @@ static void npa_model_release(struct kref *ref)
 	struct npa_device *ndev = model->ndev;
 
 	mutex_lock(&ndev->lock);
-	list_del(&model->dev_node);
+	xa_erase(&ndev->models, model->id);
 	mutex_unlock(&ndev->lock);
 	if (!model->arena) {
 		mutex_lock(&ndev->arena_lock);
@@ -453,7 +454,8 @@ static int npa_model_copy_places(u64 uptr, u32 usize,
 }
 
 /**
- * npa_model_unreserve() - give back the handle of a model never published
+ * npa_model_unreserve() - give back the handle and id of a model never
+ *	published
  * @nfile: the owning file.
  * @model: a model from npa_model_create(); the caller still frees it.
  *
@@ -462,6 +464,9 @@ static int npa_model_copy_places(u64 uptr, u32 usize,
 static void npa_model_unreserve(struct npa_file *nfile,
 				struct npa_model *model)
 {
+	/* A reserved id names nothing: no reader holds it, no lock needed. */
+	if (model->id)
+		xa_erase(&nfile->ndev->models, model->id);
 	mutex_lock(&nfile->lock);
 	xa_erase(&nfile->models, model->handle);
 	mutex_unlock(&nfile->lock);
@@ -506,6 +511,14 @@ static int npa_model_create(struct npa_file *nfile, struct npa_model *model,
 	mutex_unlock(&nfile->lock);
 	if (ret)
 		return ret == -EBUSY ? -EDQUOT : ret;
+	/* Its id on the device too, so that publishing cannot fail. */
+	ret = xa_alloc_cyclic(&nfile->ndev->models, &model->id, NULL,
+			      xa_limit_31b, &nfile->ndev->next_model_id,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		model->id = 0;
+		goto err_unreserve;
+	}
 
 	if (flags & NPA_MODEL_SUPPLIED_PLAN)
 		ret = npa_model_plan_supplied(model, r, rep);
@@ -570,12 +583,15 @@ static void npa_model_publish(struct npa_file *nfile, struct npa_model *model)
 {
 	void *old;
 
-	/* On the device list first: once in @models, a destroy may race. */
+	/*
+	 * On the device first: once in @nfile->models, a destroy may race.
+	 * Both fill reserved slots: nothing to allocate, so neither fails.
+	 */
 	mutex_lock(&model->ndev->lock);
-	list_add_tail(&model->dev_node, &model->ndev->models);
+	old = xa_store(&model->ndev->models, model->id, model, GFP_KERNEL);
 	mutex_unlock(&model->ndev->lock);
+	WARN_ON_ONCE(old);
 
-	/* Fills the reserved slot: nothing to allocate, so it cannot fail. */
 	mutex_lock(&nfile->lock);
 	old = xa_store(&nfile->models, model->handle, model, GFP_KERNEL);
 	mutex_unlock(&nfile->lock);
@@ -780,8 +796,16 @@ void npa_model_release_all(struct npa_file *nfile)
  * holds it while it prints, and MODEL_CREATE, MODEL_DESTROY and the jobs'
  * arena never wait for a reader.  What is printed does not change once a
  * model is published, so the reference is all a step needs.
+ *
+ * The position is the model's id (&npa_model.id) and the step in it,
+ * (id << %NPA_MODEL_POS_SHIFT) + step, not a count of the steps before
+ * it: a model created or destroyed between two read()s moves no other
+ * model's place, so the rest is neither skipped nor printed twice.  Ids
+ * are 31 bits and a model has fewer than 2^31 steps, so the position is
+ * a positive loff_t.
  */
 #define NPA_MODEL_SHOW_CHUNK	64
+#define NPA_MODEL_POS_SHIFT	31
 
 /**
  * struct npa_model_iter - where a read of debugfs ``models`` is
@@ -801,64 +825,64 @@ static u32 npa_model_show_steps(const struct npa_model *model)
 	return 1 + DIV_ROUND_UP(model->ir.num_tensors, NPA_MODEL_SHOW_CHUNK);
 }
 
-/*
- * A reference to the first model from @pos on that is not being freed,
- * or NULL.  A model being freed (no reference left) is still on the list
- * until its release takes the lock: skip it.
- */
-static struct npa_model *npa_model_iter_from(struct npa_device *ndev,
-					     struct npa_model *pos)
+static loff_t npa_model_pos(u64 id, u64 step)
 {
-	lockdep_assert_held(&ndev->lock);
-	list_for_each_entry_from(pos, &ndev->models, dev_node)
-		if (kref_get_unless_zero(&pos->ref))
-			return pos;
-	return NULL;
+	return (loff_t)(id << NPA_MODEL_POS_SHIFT | step);
+}
+
+/*
+ * Point @it at step @step of model @id, or if that model or step is gone,
+ * at the first step of the next model that is not being freed; *@ppos
+ * says where.  A model being freed (no reference left) stays in the
+ * device's table until its release takes the lock: skip it.
+ * Return: @it, or NULL past the last model (*@ppos left as it is).
+ */
+static void *npa_model_iter_at(struct npa_model_iter *it, unsigned long want,
+			       u64 step, loff_t *ppos)
+{
+	struct npa_device *ndev = it->ndev;
+	struct npa_model *model;
+	unsigned long id;
+
+	mutex_lock(&ndev->lock);
+	xa_for_each_start(&ndev->models, id, model, want) {
+		if (id == want && step >= npa_model_show_steps(model))
+			continue;
+		if (kref_get_unless_zero(&model->ref))
+			break;
+	}
+	mutex_unlock(&ndev->lock);
+	it->model = model;
+	if (!model)
+		return NULL;
+	it->step = id == want ? step : 0;
+	*ppos = npa_model_pos(id, it->step);
+	return it;
 }
 
 static void *npa_model_seq_start(struct seq_file *m, loff_t *ppos)
 {
-	struct npa_model_iter *it = m->private;
-	struct npa_device *ndev = it->ndev;
-	struct npa_model *model, *found = NULL;
-	loff_t pos = *ppos;
+	u64 pos = *ppos;
 
-	mutex_lock(&ndev->lock);
-	list_for_each_entry(model, &ndev->models, dev_node) {
-		u32 steps = npa_model_show_steps(model);
-
-		/* One being freed has no steps (see npa_model_iter_from()). */
-		if (!kref_read(&model->ref))
-			continue;
-		if (pos >= steps) {
-			pos -= steps;
-		} else if (kref_get_unless_zero(&model->ref)) {
-			found = model;
-			break;
-		}
-	}
-	mutex_unlock(&ndev->lock);
-	it->model = found;
-	it->step = pos;
-	return found ? it : NULL;
+	return npa_model_iter_at(m->private, pos >> NPA_MODEL_POS_SHIFT,
+				 pos & (BIT_ULL(NPA_MODEL_POS_SHIFT) - 1), ppos);
 }
 
 static void *npa_model_seq_next(struct seq_file *m, void *v, loff_t *ppos)
 {
 	struct npa_model_iter *it = m->private;
-	struct npa_device *ndev = it->ndev;
 	struct npa_model *prev = it->model;
+	void *next;
 
-	++*ppos;
-	if (++it->step < npa_model_show_steps(prev))
+	if (++it->step < npa_model_show_steps(prev)) {
+		*ppos = npa_model_pos(prev->id, it->step);
 		return it;
-	/* @prev, held, is still on the list: go on from there. */
-	mutex_lock(&ndev->lock);
-	it->model = npa_model_iter_from(ndev, list_next_entry(prev, dev_node));
-	mutex_unlock(&ndev->lock);
-	it->step = 0;
+	}
+	/* Past the end too, the position must move on. */
+	*ppos = npa_model_pos(prev->id + 1ULL, 0);
+	next = npa_model_iter_at(it, prev->id + 1UL, 0, ppos);
 	npa_model_put(prev);
-	return it->model ? it : NULL;
+	return next;
 }
 
 static void npa_model_seq_stop(struct seq_file *m, void *v)
@@ -955,10 +979,11 @@ void npa_model_arena_stats(struct npa_device *ndev, u64 *shared, u64 *private,
 			   u64 *need_private)
 {
 	struct npa_model *model;
+	unsigned long id;
 
 	*shared = *private = *need_private = 0;
 	mutex_lock(&ndev->lock);
-	list_for_each_entry(model, &ndev->models, dev_node) {
+	xa_for_each(&ndev->models, id, model) {
 		u64 bytes = npa_model_arena_pages(model);
 
 		/* A supplied plan's arena may be near 2^64: saturate. */

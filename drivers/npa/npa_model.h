@@ -30,7 +30,8 @@ struct npa_region;
  * @plan: placements and the plan report.
  * @ref: held by the file's model table and by every job that runs it.
  * @ndev: the device.
- * @dev_node: in &npa_device.models.
+ * @id: its index in &npa_device.models, unique on the device (handles
+ *	are per file).
  * @binds: ids of the tensors bound to buffers at submit (inputs, outputs,
  *	constants, persistent), in id order.
  * @num_binds: entries in @binds.
@@ -42,7 +43,7 @@ struct npa_region;
 struct npa_model {
 	struct kref ref;
 	struct npa_device *ndev;
-	struct list_head dev_node;
+	u32 id;
 	u32 *binds;
 	u32 num_binds;
 	struct npa_region *arena;

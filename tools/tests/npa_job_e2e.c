@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "libnpa.h"
+#include "procstate.h"
 #include "tap.h"
 #include "testgraph.h"
 
@@ -1415,12 +1416,8 @@ static void test_debugfs_carveout(void)
 		len = n;
 		bufs[MAPBUFS] = npa_buffer_create(fd, 4096);
 		made += bufs[MAPBUFS] >= 0;
-		while ((n = read(dfd, text + len, sizeof(text) - 1 - len)) > 0)
-			len += n;
 	}
-	text[len] = 0;
-	if (dfd >= 0)
-		close(dfd);
+	read_rest(dfd, text, len, sizeof(text));
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		lines++;
 		listed += strlen(line) > 7 && !strcmp(line + strlen(line) - 7, " buffer");

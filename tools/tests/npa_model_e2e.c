@@ -555,12 +555,8 @@ static void test_debugfs_models(int fd)
 		len = n;
 		graph_init();
 		h2 = npa_model_create(fd, &graph, 0, 0, NULL);
-		while ((n = read(dfd, text + len, sizeof(text) - 1 - len)) > 0)
-			len += n;
 	}
-	text[len] = 0;
-	if (dfd >= 0)
-		close(dfd);
+	read_rest(dfd, text, len, sizeof(text));
 	snprintf(want, sizeof(want), "model %d: 5 tensors", h2);
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		lines++;
@@ -574,6 +570,56 @@ static void test_debugfs_models(int fd)
 	       "debugfs models: a model created after the first read() is in the rest (%d)",
 	       found);
 	npa_model_destroy(fd, h2);
+	npa_model_destroy(fd, h);
+}
+
+/*
+ * debugfs models keeps its place by model: a model destroyed between two
+ * read()s, before the reader's place, makes the rest skip and repeat
+ * nothing.  Before, the place was a count of the steps before it, and the
+ * rest skipped the destroyed model's two steps (128 tensor lines).
+ */
+static void test_debugfs_models_stable(int fd)
+{
+	struct npa_graph_desc g = chain_graph(ch_tensors, ch_ops, ch_operands,
+					      CHAIN);
+	static char text[1 << 20];
+	static unsigned char seen[CHAIN];
+	int a, h, dfd, mine = 0, twice = 0, distinct = 0, first = 0;
+	char want[64], *line;
+	size_t len = 0;
+	ssize_t n;
+
+	graph_init();
+	a = npa_model_create(fd, &graph, 0, 0, NULL);
+	h = npa_model_create(fd, &g, 0, 0, NULL);
+	snprintf(want, sizeof(want), "model %d: %d tensors", h, CHAIN);
+	dfd = open("/sys/kernel/debug/npa0/models", O_RDONLY);
+	n = dfd < 0 || a <= 0 || h <= 0 ? -1 : read(dfd, text, 4096);
+	if (n > 0) {
+		text[n] = 0;
+		/* The place is inside h's tensors, after a. */
+		first = !!strstr(text, want);
+		len = n;
+		npa_model_destroy(fd, a);
+	}
+	read_rest(dfd, text, len, sizeof(text));
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long t;
+
+		if (!strncmp(line, "model ", 6)) {
+			mine = !strncmp(line, want, strlen(want));
+		} else if (mine && !strncmp(line, "  t", 3)) {
+			t = strtoul(line + 3, NULL, 10);
+			if (t < CHAIN && seen[t]++)
+				twice++;
+			else if (t < CHAIN)
+				distinct++;
+		}
+	}
+	tap_ok(first && distinct == CHAIN - 2 && !twice,
+	       "debugfs models: a model destroyed between two read()s, before the reader's place: %d of %d tensors, %d twice (%d)",
+	       distinct, CHAIN - 2, twice, first);
 	npa_model_destroy(fd, h);
 }
 
@@ -595,6 +641,7 @@ int main(void)
 	test_operand_refs(fd);
 	test_model_limit();
 	test_debugfs_models(fd);
+	test_debugfs_models_stable(fd);
 	npa_close(fd2);
 	npa_close(fd);
 	return tap_failed;

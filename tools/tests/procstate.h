@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Lines in @path (a mapping count for /proc/self/maps), -1 if unreadable. */
 static inline int count_lines(const char *path)
@@ -71,6 +72,23 @@ static inline void read_fdinfo(int fd, const char *prefix, char *out,
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	read_lines(path, prefix, out, size);
+}
+
+/*
+ * Read the rest of @fd (a debugfs file read in steps) after @len bytes
+ * already in @text, which holds @size; NUL-terminate it and close @fd
+ * (-1: nothing to read).  Returns the length.
+ */
+static inline size_t read_rest(int fd, char *text, size_t len, size_t size)
+{
+	ssize_t n;
+
+	while (fd >= 0 && (n = read(fd, text + len, size - 1 - len)) > 0)
+		len += n;
+	text[len] = 0;
+	if (fd >= 0)
+		close(fd);
+	return len;
 }
 
 #endif
