@@ -463,7 +463,8 @@ static size_t npa_srch_carve(struct npa_srch *s, void *mem)
 	s->pos = npa_carve(mem, &o, n, sizeof(*s->pos));
 	s->low = npa_carve(mem, &o, 2 * (size_t)s->tsize, sizeof(*s->low));
 	s->cnt = npa_carve(mem, &o, ns + 1, sizeof(*s->cnt));
-	s->cross = npa_carve(mem, &o, ns + 1, sizeof(*s->cross));
+	s->qs = npa_carve(mem, &o, n, sizeof(*s->qs));
+	s->cs = npa_carve(mem, &o, 2 * n, sizeof(*s->cs));
 	s->first = npa_carve(mem, &o, ns + 1, sizeof(*s->first));
 	s->reach = npa_carve(mem, &o, ns + 1, sizeof(*s->reach));
 	s->fo = npa_carve(mem, &o, n, sizeof(*s->fo));
@@ -539,6 +540,7 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		s->cnt[j] = min(s->cnt[j], s->cnt[j + 1]);
 	for (j = 0; j <= ns; j++)
 		s->reach[j] = s->first[s->cnt[j]];
+	memset(s->cnt, 0, (ns + 1) * sizeof(*s->cnt));
 	/*
 	 * The bytes live in each section (as differences, then summed) in
 	 * the leaves of a max tree, then the most in each lifetime.

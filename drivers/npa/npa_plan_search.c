@@ -22,9 +22,11 @@
  * fewest children (first fail): where the cap leaves no room to waste, a
  * point only one buffer can cover costs no choice.
  *
- * Pruning, O(n log n) a level (npa_run_bound()): the buffers still to
- * place that live in a section stack up above the lowest offset any of
- * them can still take; that plus their bytes must stay within the cap,
+ * Pruning, one sweep over the sections of the component a level
+ * (npa_run_bound(), a heap of the buffers live in the section): the
+ * buffers still to place that live in a section stack up above the
+ * lowest offset any of them can still take; that plus their bytes must
+ * stay within the cap,
  * and so must each buffer's own lowest offset plus its size (inference:
  * a buffer aligned to a large power of two may have no room left).
  * Where no unplaced buffer crosses from one section to the next, the
@@ -57,6 +59,15 @@
 static bool npa_run_overlap(const struct npa_srch *s, u32 i, u32 j)
 {
 	return s->a[j] < s->b[i] && s->a[i] < s->b[j];
+}
+
+/*
+ * The first buffer (by start) of the component from section @x that may
+ * live in section @j or later: the buffers before it all end earlier.
+ */
+static u32 npa_run_from(const struct npa_srch *s, u32 x, u32 j)
+{
+	return max(s->first[x], s->reach[j]);
 }
 
 /* Save floor tree node @x of @d on the trail. */
@@ -153,11 +164,11 @@ static void npa_run_place(struct npa_srch *s, struct npa_run *d, u32 i, u64 q)
 	d->np++;
 	d->off[i] = q;
 	/* The unplaced buffers it meets are in its component, from @x. */
-	for (j = s->first[fr->x]; j < s->first[s->b[i]]; j++)
+	for (j = npa_run_from(s, fr->x, s->a[i]); j < s->first[s->b[i]]; j++)
 		if (!d->placed[j] && npa_run_overlap(s, i, j))
 			d->f[j] = max(d->f[j], top);
-	s->steps += s->first[s->b[i]] - s->first[fr->x] + 4 * ilog2(s->tsize) +
-		    4 + s->b[i] - s->a[i];
+	s->steps += s->first[s->b[i]] - npa_run_from(s, fr->x, s->a[i]) +
+		    4 * ilog2(s->tsize) + 4 + s->b[i] - s->a[i];
 }
 
 /* Undo the placement of the child of level @fr of @d. */
@@ -178,13 +189,14 @@ static void npa_run_unplace(struct npa_srch *s, struct npa_run *d,
 	d->np--;
 	fr->id = U32_MAX;
 	/* The floors it raised, from the tree: no trail per buffer. */
-	for (j = s->first[fr->x]; j < s->first[s->b[i]]; j++) {
+	for (j = npa_run_from(s, fr->x, s->a[i]); j < s->first[s->b[i]]; j++) {
 		if (d->placed[j] || !npa_run_overlap(s, i, j))
 			continue;
 		d->f[j] = npa_run_floor(s, d, s->a[j], s->b[j]);
 		s->steps += 2 * ilog2(s->tsize) + 2;
 	}
-	s->steps += s->first[s->b[i]] - s->first[fr->x] + s->b[i] - s->a[i];
+	s->steps += s->first[s->b[i]] - npa_run_from(s, fr->x, s->a[i]) +
+		    s->b[i] - s->a[i];
 }
 
 /*
@@ -233,119 +245,147 @@ static u64 npa_run_pos(struct npa_srch *s, const struct npa_run *d, u32 x,
 }
 
 /*
+ * A heap of the buffers by their key in s->fo, s->heap[0, *@nh): add
+ * buffer @i, or with @i U32_MAX take the least away. Counts the levels it
+ * moves through.
+ */
+static void npa_low_heap(struct npa_srch *s, u32 *nh, u32 i)
+{
+	u32 *h = s->heap, x, c;
+
+	if (i != U32_MAX) {
+		for (x = (*nh)++; x && s->fo[h[(x - 1) / 2]] > s->fo[i];
+		     x = (x - 1) / 2, s->steps++)
+			h[x] = h[(x - 1) / 2];
+		h[x] = i;
+		return;
+	}
+	i = h[--*nh];
+	for (x = 0; (c = 2 * x + 1) < *nh; x = c, s->steps++) {
+		if (c + 1 < *nh && s->fo[h[c + 1]] < s->fo[h[c]])
+			c++;
+		if (s->fo[h[c]] >= s->fo[i])
+			break;
+		h[x] = h[c];
+	}
+	h[x] = i;
+}
+
+/*
  * The bound at height @q in the component [@x, @y): every unplaced buffer
  * goes at or above s->pos (above @q where that is U64_MAX), and those
  * live in one section stack up: the least lowest offset of a section's
- * buffers plus their bytes must stay within @cap. The same pass over the
- * buffers counts, for npa_run_point(), in s->cnt the buffers that can go
- * at @q and in s->cross the lifetimes, both as differences by section.
+ * buffers plus their bytes must stay within @cap. A sweep over the
+ * sections, the buffers live there in a heap by their lowest offset
+ * (those that ended leave it once on top). The same pass over the
+ * buffers lists, for npa_run_point(), in s->qs the buffers that can go at
+ * @q and in s->cs the components: the sections [from, to) of the
+ * lifetimes that meet, one after the other.
  */
 static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
 			  u32 y, u64 q, u64 cap)
 {
-	u32 i, j, sz = roundup_pow_of_two(y - x);
-	s32 *cnt = s->cnt, *cross = s->cross;
-	u64 *low = s->low;
+	u32 i = s->first[x], j, nh = 0, *cs = s->cs;
 
-	/* A tree of the component's sections alone. */
-	for (j = 1; j < 2 * sz; j++)
-		low[j] = U64_MAX;
-	memset(cnt + x, 0, (y - x + 1) * sizeof(*cnt));
-	memset(cross + x, 0, (y - x + 1) * sizeof(*cross));
-	for (i = s->first[x]; i < s->first[y]; i++) {
-		u64 p = s->pos[i];
-		u32 l, r;
+	s->nq = 0;
+	s->ncs = 0;
+	s->steps += y - x;
+	for (j = x; j < y; j++) {
+		for (; i < s->first[j + 1]; i++) {
+			u64 p = s->pos[i];
 
-		if (d->placed[i])
-			continue;
-		cross[s->a[i] + 1]++;
-		cross[s->b[i]]--;
-		if (p == q && (s->twin[i] == U32_MAX || d->placed[s->twin[i]])) {
-			cnt[s->a[i]]++;
-			cnt[s->b[i]]--;
-		}
-		if (p == U64_MAX)
-			p = npa_align(q + s->g, s->amask[i]);
-		/* Inference: a buffer that cannot go under the cap. */
-		if (p + s->size[i] > cap)
-			return false;
-		for (l = s->a[i] - x + sz, r = s->b[i] - x + sz; l < r;
-		     l >>= 1, r >>= 1) {
-			if (l & 1) {
-				low[l] = min(low[l], p);
-				l++;
-			}
-			if (r & 1) {
-				r--;
-				low[r] = min(low[r], p);
-			}
 			s->steps++;
+			if (d->placed[i])
+				continue;
+			if (!s->ncs || s->a[i] >= cs[2 * s->ncs - 1]) {
+				cs[2 * s->ncs] = s->a[i];
+				cs[2 * s->ncs++ + 1] = s->b[i];
+			}
+			cs[2 * s->ncs - 1] = max(cs[2 * s->ncs - 1], s->b[i]);
+			if (p == q && (s->twin[i] == U32_MAX ||
+				       d->placed[s->twin[i]]))
+				s->qs[s->nq++] = i;
+			if (p == U64_MAX)
+				p = npa_align(q + s->g, s->amask[i]);
+			/* Inference: a buffer that cannot go under the cap. */
+			if (p + s->size[i] > cap)
+				return false;
+			s->fo[i] = p;
+			npa_low_heap(s, &nh, i);
 		}
-	}
-	for (j = 2; j < sz + y - x; j++)
-		low[j] = min(low[j], low[j / 2]);
-	s->steps += 2 * sz + s->first[y] - s->first[x];
-	for (j = x; j < y; j++)
-		if (d->u[j] && low[sz + j - x] + d->u[j] > cap)
+		while (nh && s->b[s->heap[0]] <= j)
+			npa_low_heap(s, &nh, U32_MAX);
+		if (d->u[j] && s->fo[s->heap[0]] + d->u[j] > cap)
 			return false;
+	}
 	return true;
 }
 
 /*
- * Choose the point of a level at height @q in the component [@x, @y) of
- * @d: the section that the fewest buffers can cover (first fail; the
- * lowest such section on a tie). Split the component where no unplaced
- * buffer crosses from one section to the next: *@px, *@py get the part
- * with the point, the others go on the pending list @head from @alloc,
- * owned by this level. Returns the section, or U32_MAX if none.
+ * Choose the point of a level at height @q in the component of @d that
+ * npa_run_bound() looked at: the section that the fewest buffers can cover (first fail; the
+ * lowest such section on a tie), among the sections of the lifetimes of
+ * the buffers that can go at @q (s->qs, by start). Split the component
+ * where no unplaced buffer crosses from one section to the next (s->cs):
+ * *@px, *@py get the part with the point, the others go on the pending
+ * list @head from @alloc, owned by this level. Returns the section, or
+ * U32_MAX if none.
  */
-static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u32 x, u32 y,
-			 u64 q, u64 cap, u32 *px, u32 *py, u32 *head,
-			 u32 *alloc)
+static u32 npa_run_point(struct npa_srch *s, struct npa_run *d, u64 q,
+			 u64 cap, u32 *px, u32 *py, u32 *head, u32 *alloc)
 {
-	s32 *cnt = s->cnt, *cross = s->cross, c, k;
-	u32 j, pick = U32_MAX, from;
+	u32 j, k, i, pick = U32_MAX, e = 0, *cs = s->cs;
+	s32 *cnt = s->cnt, c = 0;
 	u64 best = U64_MAX;
 
-	for (j = x, c = 0; j < y; j++) {
-		u64 ways;
-
-		c += cnt[j];
-		if (c <= 0)
-			continue;
-		/*
-		 * The point can also be left empty if the bytes still fit: a
-		 * weak child, which the prover takes last of all.
-		 */
-		ways = c;
-		if (q + s->g + d->u[j] <= cap)
-			ways += d->prover ? s->n : 1;
-		if (ways < best) {
-			best = ways;
-			pick = j;
-		}
+	for (k = 0; k < s->nq; k++) {
+		cnt[s->a[s->qs[k]]]++;
+		cnt[s->b[s->qs[k]]]--;
 	}
-	s->steps += 2 * (y - x);
+	/* Their lifetimes one after the other: each section once. */
+	for (k = 0; k < s->nq; k++) {
+		i = s->qs[k];
+		if (s->b[i] <= e)
+			continue;
+		if (s->a[i] > e)
+			c = 0;
+		for (j = max(e, s->a[i]); j < s->b[i]; j++) {
+			u64 ways;
+
+			c += cnt[j];
+			/*
+			 * The point can also be left empty if the bytes still
+			 * fit: a weak child, which the prover takes last of all.
+			 */
+			ways = c;
+			if (q + s->g + d->u[j] <= cap)
+				ways += d->prover ? s->n : 1;
+			if (ways < best) {
+				best = ways;
+				pick = j;
+			}
+			s->steps += 2;
+		}
+		e = s->b[i];
+	}
+	for (k = 0; k < s->nq; k++) {
+		cnt[s->a[s->qs[k]]] = 0;
+		cnt[s->b[s->qs[k]]] = 0;
+	}
+	s->steps += 3 * s->nq + s->ncs;
 	if (pick == U32_MAX)
 		return pick;
-	/* Components: runs of sections with unplaced bytes, crossed. */
-	for (j = x, k = 0, from = x; j <= y; j++) {
-		k += j > x ? cross[j] : 0;
-		if (j < y && (j == from || k > 0))
-			continue;
-		if (j > from && d->u[from]) {
-			if (pick >= from && pick < j) {
-				*px = from;
-				*py = j;
-			} else {
-				struct npa_pend *pe = &d->pe[(*alloc)++];
+	for (k = 0; k < s->ncs; k++) {
+		if (pick >= cs[2 * k] && pick < cs[2 * k + 1]) {
+			*px = cs[2 * k];
+			*py = cs[2 * k + 1];
+		} else {
+			struct npa_pend *pe = &d->pe[(*alloc)++];
 
-				*pe = (struct npa_pend){ q, from, j,
-							 d->depth, *head };
-				*head = pe - d->pe;
-			}
+			*pe = (struct npa_pend){ q, cs[2 * k], cs[2 * k + 1],
+						 d->depth, *head };
+			*head = pe - d->pe;
 		}
-		from = j;
 	}
 	return pick;
 }
@@ -386,8 +426,7 @@ static int npa_run_level(struct npa_srch *s, struct npa_run *d, u64 cap)
 	}
 	if (q == U64_MAX || !npa_run_bound(s, d, x, y, q, cap))
 		return NPA_LEVEL_FAIL;
-	fr->j = npa_run_point(s, d, x, y, q, cap, &fr->x, &fr->y, &head,
-			      &alloc);
+	fr->j = npa_run_point(s, d, q, cap, &fr->x, &fr->y, &head, &alloc);
 	fr->q = q;
 	fr->pend = head;
 	fr->alloc = alloc;
@@ -409,7 +448,7 @@ static bool npa_run_child(struct npa_srch *s, struct npa_run *d, u64 cap)
 	if (fr->last == NPA_EMPTY || fr->last == NPA_DONE)
 		return false;
 	/* The least rank from @last on of the buffers that cover the point. */
-	for (i = s->first[fr->x]; i < s->first[fr->j + 1]; i++) {
+	for (i = npa_run_from(s, fr->x, fr->j); i < s->first[fr->j + 1]; i++) {
 		if (d->placed[i] || s->b[i] <= fr->j || d->rank[i] < fr->last)
 			continue;
 		if (next != U32_MAX && d->rank[i] > d->rank[next])
@@ -419,7 +458,7 @@ static bool npa_run_child(struct npa_srch *s, struct npa_run *d, u64 cap)
 		if (npa_run_fits(s, d, i, fr->q))
 			next = i;
 	}
-	s->steps += s->first[fr->j + 1] - s->first[fr->x];
+	s->steps += s->first[fr->j + 1] - npa_run_from(s, fr->x, fr->j);
 	if (next != U32_MAX) {
 		fr->last = d->rank[next] + 1;
 		npa_run_place(s, d, next, fr->q);

@@ -123,7 +123,9 @@ struct npa_srch {
 	u64 *best_off;
 	u64 *pos;		/* scratch of a level: lowest offset of a buffer */
 	u64 *low;		/* scratch of a level: 2 * tsize */
-	s32 *cnt, *cross;	/* scratch of a level: ns + 1 each */
+	s32 *cnt;		/* scratch of a level: ns + 1, zero between */
+	u32 *qs, nq;		/* scratch of a level: its buffers at the height */
+	u32 *cs, ncs;		/* scratch of a level: 2 n, its components */
 	u32 *first;		/* ns + 1: the first buffer that starts there or later */
 	u32 *reach;		/* ns: the first buffer that lives there or later */
 	/* Scratch of a completion: its offsets, a heap and where each is. */
