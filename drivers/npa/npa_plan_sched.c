@@ -373,6 +373,8 @@ static size_t npa_run_carve(struct npa_srch *s, struct npa_run *d, void *mem)
 	d->mk = npa_carve(mem, &o, t, sizeof(*d->mk));
 	d->u = npa_carve(mem, &o, s->ns, sizeof(*d->u));
 	d->placed = npa_carve(mem, &o, n, sizeof(*d->placed));
+	d->nx = npa_carve(mem, &o, n + 1, sizeof(*d->nx));
+	d->pv = npa_carve(mem, &o, n + 1, sizeof(*d->pv));
 	d->fr = npa_carve(mem, &o, d->maxdepth + 2, sizeof(*d->fr));
 	d->pe = npa_carve(mem, &o, 2 * (size_t)s->ns + 2, sizeof(*d->pe));
 	/* A placement saves at most 4 nodes a level of the floor tree. */
@@ -461,7 +463,8 @@ static size_t npa_srch_carve(struct npa_srch *s, void *mem)
 	s->tl = npa_carve(mem, &o, n, sizeof(*s->tl));
 	s->best_off = npa_carve(mem, &o, n, sizeof(*s->best_off));
 	s->pos = npa_carve(mem, &o, n, sizeof(*s->pos));
-	s->low = npa_carve(mem, &o, 2 * (size_t)s->tsize, sizeof(*s->low));
+	s->load = npa_carve(mem, &o, 2 * (size_t)s->tsize, sizeof(*s->load));
+	s->low = npa_carve(mem, &o, n, sizeof(*s->low));
 	s->cnt = npa_carve(mem, &o, ns + 1, sizeof(*s->cnt));
 	s->qs = npa_carve(mem, &o, n, sizeof(*s->qs));
 	s->cs = npa_carve(mem, &o, 2 * n, sizeof(*s->cs));
@@ -545,18 +548,18 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 	 * The bytes live in each section (as differences, then summed) in
 	 * the leaves of a max tree, then the most in each lifetime.
 	 */
-	memset(s->low, 0, 2 * s->tsize * sizeof(*s->low));
+	memset(s->load, 0, 2 * s->tsize * sizeof(*s->load));
 	for (i = 0; i < n; i++) {
-		s->low[s->tsize + s->a[i]] += s->size[i];
+		s->load[s->tsize + s->a[i]] += s->size[i];
 		if (s->b[i] < ns)
-			s->low[s->tsize + s->b[i]] -= s->size[i];
+			s->load[s->tsize + s->b[i]] -= s->size[i];
 	}
 	for (j = 1; j < ns; j++)
-		s->low[s->tsize + j] += s->low[s->tsize + j - 1];
+		s->load[s->tsize + j] += s->load[s->tsize + j - 1];
 	for (j = s->tsize; --j; )
-		s->low[j] = max(s->low[2 * j], s->low[2 * j + 1]);
+		s->load[j] = max(s->load[2 * j], s->load[2 * j + 1]);
 	for (i = 0; i < n; i++)
-		s->tl[i] = npa_tree_max(s->low, s->tsize, s->a[i], s->b[i]);
+		s->tl[i] = npa_tree_max(s->load, s->tsize, s->a[i], s->b[i]);
 	for (k = 0; k < runs; k++)
 		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1), !k))
 			goto err_nomem;

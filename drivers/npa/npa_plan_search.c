@@ -37,7 +37,9 @@
  * alignment and lifetime, the one with the lower index goes first.
  *
  * The floors are a segment tree; a placement saves the O(log n) nodes it
- * changes on a trail and is undone from it, never copied. Which runs
+ * changes on a trail and is undone from it, never copied. The unplaced
+ * buffers are a list in the order of their starts, which a placement
+ * leaves and its undo joins again: a level looks at those alone. Which runs
  * search which part, in which order and for how long is
  * npa_plan_sched.c's.
  */
@@ -68,6 +70,27 @@ static bool npa_run_overlap(const struct npa_srch *s, u32 i, u32 j)
 static u32 npa_run_from(const struct npa_srch *s, u32 x, u32 j)
 {
 	return max(s->first[x], s->reach[j]);
+}
+
+/*
+ * The first unplaced buffer of @d from @i on (s->n if none), on the list
+ * of the unplaced buffers: a placed buffer still points to the one that
+ * followed it when it was placed, and the ones between stay placed as
+ * long as it does (placements are undone in the reverse order).
+ */
+static u32 npa_run_next(struct npa_srch *s, const struct npa_run *d, u32 i)
+{
+	for (; i < s->n && d->placed[i]; i = d->nx[i])
+		s->steps++;
+	return i;
+}
+
+/* Take buffer @i of @d off the list of the unplaced, or with @in back. */
+static void npa_run_link(struct npa_run *d, u32 i, bool in)
+{
+	d->placed[i] = !in;
+	d->nx[d->pv[i]] = in ? i : d->nx[i];
+	d->pv[d->nx[i]] = in ? i : d->pv[i];
 }
 
 /* Save floor tree node @x of @d on the trail. */
@@ -160,15 +183,15 @@ static void npa_run_place(struct npa_srch *s, struct npa_run *d, u32 i, u64 q)
 		d->mx[x] = max(d->mx[x], top);
 	for (j = s->a[i]; j < s->b[i]; j++)
 		d->u[j] -= s->size[i];
-	d->placed[i] = 1;
+	npa_run_link(d, i, false);
 	d->np++;
 	d->off[i] = q;
 	/* The unplaced buffers it meets are in its component, from @x. */
-	for (j = npa_run_from(s, fr->x, s->a[i]); j < s->first[s->b[i]]; j++)
-		if (!d->placed[j] && npa_run_overlap(s, i, j))
+	for (j = npa_run_next(s, d, npa_run_from(s, fr->x, s->a[i]));
+	     j < s->first[s->b[i]]; j = d->nx[j], s->steps++)
+		if (npa_run_overlap(s, i, j))
 			d->f[j] = max(d->f[j], top);
-	s->steps += s->first[s->b[i]] - npa_run_from(s, fr->x, s->a[i]) +
-		    4 * ilog2(s->tsize) + 4 + s->b[i] - s->a[i];
+	s->steps += 4 * ilog2(s->tsize) + 4 + s->b[i] - s->a[i];
 }
 
 /* Undo the placement of the child of level @fr of @d. */
@@ -176,6 +199,7 @@ static void npa_run_unplace(struct npa_srch *s, struct npa_run *d,
 			    struct npa_frame *fr)
 {
 	u32 i = fr->id, j;
+	u64 top = d->off[i] + s->size[i];
 
 	while (d->ntr > fr->tr) {
 		const struct npa_trail *t = &d->tr[--d->ntr];
@@ -185,18 +209,21 @@ static void npa_run_unplace(struct npa_srch *s, struct npa_run *d,
 	}
 	for (j = s->a[i]; j < s->b[i]; j++)
 		d->u[j] += s->size[i];
-	d->placed[i] = 0;
+	npa_run_link(d, i, true);
 	d->np--;
 	fr->id = U32_MAX;
-	/* The floors it raised, from the tree: no trail per buffer. */
-	for (j = npa_run_from(s, fr->x, s->a[i]); j < s->first[s->b[i]]; j++) {
-		if (d->placed[j] || !npa_run_overlap(s, i, j))
+	/*
+	 * The floors it raised, from the tree: no trail per buffer. It made
+	 * them its top: one that is higher it did not change.
+	 */
+	for (j = npa_run_next(s, d, npa_run_from(s, fr->x, s->a[i]));
+	     j < s->first[s->b[i]]; j = d->nx[j], s->steps++) {
+		if (!npa_run_overlap(s, i, j) || d->f[j] > top)
 			continue;
 		d->f[j] = npa_run_floor(s, d, s->a[j], s->b[j]);
 		s->steps += 2 * ilog2(s->tsize) + 2;
 	}
-	s->steps += s->first[s->b[i]] - npa_run_from(s, fr->x, s->a[i]) +
-		    s->b[i] - s->a[i];
+	s->steps += s->b[i] - s->a[i];
 }
 
 /*
@@ -228,11 +255,10 @@ static u64 npa_run_pos(struct npa_srch *s, const struct npa_run *d, u32 x,
 	u32 i;
 
 	*none = true;
-	for (i = s->first[x]; i < s->first[y]; i++) {
+	for (i = npa_run_next(s, d, s->first[x]); i < s->first[y];
+	     i = d->nx[i], s->steps++) {
 		u64 p;
 
-		if (d->placed[i])
-			continue;
 		*none = false;
 		p = npa_align(d->f[i], s->amask[i]);
 		if (p < qp || (p == qp && !npa_run_fits(s, d, i, qp)))
@@ -240,35 +266,36 @@ static u64 npa_run_pos(struct npa_srch *s, const struct npa_run *d, u32 x,
 		s->pos[i] = p;
 		q = min(q, p);
 	}
-	s->steps += s->first[y] - s->first[x];
 	return *none ? 0 : q;
 }
 
 /*
- * A heap of the buffers by their key in s->fo, s->heap[0, *@nh): add
- * buffer @i, or with @i U32_MAX take the least away. Counts the levels it
- * moves through.
+ * A heap of lowest offsets and the sections where their buffers end,
+ * s->low[0, *@nh): add @v, or with @v NULL take the least away. Counts the
+ * levels it moves through.
  */
-static void npa_low_heap(struct npa_srch *s, u32 *nh, u32 i)
+static void npa_low_heap(struct npa_srch *s, u32 *nh, const struct npa_low *v)
 {
-	u32 *h = s->heap, x, c;
+	struct npa_low *h = s->low, t;
+	u32 x, c;
 
-	if (i != U32_MAX) {
-		for (x = (*nh)++; x && s->fo[h[(x - 1) / 2]] > s->fo[i];
+	if (v) {
+		for (x = (*nh)++; x && h[(x - 1) / 2].p > v->p;
 		     x = (x - 1) / 2, s->steps++)
 			h[x] = h[(x - 1) / 2];
-		h[x] = i;
+		h[x] = *v;
 		return;
 	}
-	i = h[--*nh];
+	t = h[--*nh];
+	s->steps++;
 	for (x = 0; (c = 2 * x + 1) < *nh; x = c, s->steps++) {
-		if (c + 1 < *nh && s->fo[h[c + 1]] < s->fo[h[c]])
+		if (c + 1 < *nh && h[c + 1].p < h[c].p)
 			c++;
-		if (s->fo[h[c]] >= s->fo[i])
+		if (h[c].p >= t.p)
 			break;
 		h[x] = h[c];
 	}
-	h[x] = i;
+	h[x] = t;
 }
 
 /*
@@ -285,18 +312,16 @@ static void npa_low_heap(struct npa_srch *s, u32 *nh, u32 i)
 static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
 			  u32 y, u64 q, u64 cap)
 {
-	u32 i = s->first[x], j, nh = 0, *cs = s->cs;
+	u32 i = npa_run_next(s, d, s->first[x]), j, nh = 0, *cs = s->cs;
 
 	s->nq = 0;
 	s->ncs = 0;
 	s->steps += y - x;
 	for (j = x; j < y; j++) {
-		for (; i < s->first[j + 1]; i++) {
+		for (; i < s->first[j + 1]; i = d->nx[i]) {
 			u64 p = s->pos[i];
 
 			s->steps++;
-			if (d->placed[i])
-				continue;
 			if (!s->ncs || s->a[i] >= cs[2 * s->ncs - 1]) {
 				cs[2 * s->ncs] = s->a[i];
 				cs[2 * s->ncs++ + 1] = s->b[i];
@@ -310,12 +335,11 @@ static bool npa_run_bound(struct npa_srch *s, const struct npa_run *d, u32 x,
 			/* Inference: a buffer that cannot go under the cap. */
 			if (p + s->size[i] > cap)
 				return false;
-			s->fo[i] = p;
-			npa_low_heap(s, &nh, i);
+			npa_low_heap(s, &nh, &(struct npa_low){ p, s->b[i] });
 		}
-		while (nh && s->b[s->heap[0]] <= j)
-			npa_low_heap(s, &nh, U32_MAX);
-		if (d->u[j] && s->fo[s->heap[0]] + d->u[j] > cap)
+		while (nh && s->low[0].b <= j)
+			npa_low_heap(s, &nh, NULL);
+		if (d->u[j] && s->low[0].p + d->u[j] > cap)
 			return false;
 	}
 	return true;
@@ -448,8 +472,9 @@ static bool npa_run_child(struct npa_srch *s, struct npa_run *d, u64 cap)
 	if (fr->last == NPA_EMPTY || fr->last == NPA_DONE)
 		return false;
 	/* The least rank from @last on of the buffers that cover the point. */
-	for (i = npa_run_from(s, fr->x, fr->j); i < s->first[fr->j + 1]; i++) {
-		if (d->placed[i] || s->b[i] <= fr->j || d->rank[i] < fr->last)
+	for (i = npa_run_next(s, d, npa_run_from(s, fr->x, fr->j));
+	     i < s->first[fr->j + 1]; i = d->nx[i], s->steps++) {
+		if (s->b[i] <= fr->j || d->rank[i] < fr->last)
 			continue;
 		if (next != U32_MAX && d->rank[i] > d->rank[next])
 			continue;
@@ -458,7 +483,6 @@ static bool npa_run_child(struct npa_srch *s, struct npa_run *d, u64 cap)
 		if (npa_run_fits(s, d, i, fr->q))
 			next = i;
 	}
-	s->steps += s->first[fr->j + 1] - npa_run_from(s, fr->x, fr->j);
 	if (next != U32_MAX) {
 		fr->last = d->rank[next] + 1;
 		npa_run_place(s, d, next, fr->q);
@@ -532,6 +556,12 @@ void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap)
 	u32 i, j;
 
 	memset(d->placed, 0, s->n * sizeof(*d->placed));
+	/* The list of the unplaced buffers, all of them, s->n its head. */
+	for (i = 0; i <= s->n; i++) {
+		d->nx[i] = i < s->n ? i + 1 : 0;
+		d->pv[i] = i ? i - 1 : s->n;
+	}
+	s->steps += s->n;
 	memset(d->f, 0, s->n * sizeof(*d->f));
 	memset(d->mx, 0, 2 * s->tsize * sizeof(*d->mx));
 	memset(d->tag, 0, 2 * s->tsize * sizeof(*d->tag));

@@ -70,6 +70,12 @@ struct npa_trail {
 	u64 mx, tag;
 };
 
+/* A lowest offset of a buffer and the section where it ends. */
+struct npa_low {
+	u64 p;
+	u32 b;
+};
+
 /* One run: a depth-first search in one ranking, under one cap. */
 struct npa_run {
 	u32 *rank;		/* of each buffer */
@@ -89,6 +95,7 @@ struct npa_run {
 	u64 *mk;
 	u64 *u;			/* unplaced bytes live in each section */
 	u8 *placed;
+	u32 *nx, *pv;		/* n + 1: the list of the unplaced buffers */
 	struct npa_frame *fr;	/* @maxdepth + 2 levels */
 	void *mem;		/* the block the arrays are carved from */
 	struct npa_pend *pe;	/* 2 * ns + 2 */
@@ -122,7 +129,8 @@ struct npa_srch {
 	u64 best;		/* peak of the best plan of the part */
 	u64 *best_off;
 	u64 *pos;		/* scratch of a level: lowest offset of a buffer */
-	u64 *low;		/* scratch of a level: 2 * tsize */
+	u64 *load;		/* scratch of the setup: 2 * tsize */
+	struct npa_low *low;	/* scratch of a level: n, a heap */
 	s32 *cnt;		/* scratch of a level: ns + 1, zero between */
 	u32 *qs, nq;		/* scratch of a level: its buffers at the height */
 	u32 *cs, ncs;		/* scratch of a level: 2 n, its components */
