@@ -165,8 +165,12 @@ static bool npa_run_rise(struct npa_srch *s, struct npa_run *d)
 		h[0] = h[--nh];
 		s->hat[h[0]] = 0;
 		npa_rise_down(s, d, 0, nh);
-		/* The unplaced buffers it meets start no earlier than this. */
-		for (j = s->reach[s->a[k]]; j < s->first[s->b[k]]; j++) {
+		/*
+		 * The buffers it meets start no earlier than this; those the
+		 * run placed are off its list.
+		 */
+		for (j = npa_run_next(s, d, s->reach[s->a[k]]);
+		     j < s->first[s->b[k]]; j = d->nx[j], s->steps++) {
 			u64 p;
 
 			if (s->hat[j] == U32_MAX || s->b[j] <= s->a[k])
@@ -177,7 +181,7 @@ static bool npa_run_rise(struct npa_srch *s, struct npa_run *d)
 				npa_rise_down(s, d, s->hat[j], nh);
 			}
 		}
-		s->steps += s->first[s->b[k]] - s->reach[s->a[k]] + lg;
+		s->steps += lg;
 	}
 	if (nh || peak >= s->best)
 		return false;
@@ -398,6 +402,7 @@ static size_t npa_rise_carve(struct npa_srch *s, struct npa_run *d,
 	d->f = npa_carve(mem, &o, n, sizeof(*d->f));
 	d->off = npa_carve(mem, &o, n, sizeof(*d->off));
 	d->placed = npa_carve(mem, &o, n, sizeof(*d->placed));
+	d->nx = npa_carve(mem, &o, n + 1, sizeof(*d->nx));
 	return o;
 }
 
@@ -713,6 +718,9 @@ static u64 npa_rise_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	if (!d->mem)
 		goto err_free_srch;
 	npa_rise_carve(s, d, d->mem);
+	/* Nothing is placed: the list of the unplaced buffers holds all. */
+	for (i = 0; i <= n; i++)
+		d->nx[i] = i + 1;
 	/*
 	 * What a completion looks at whatever the ranking: the buffers that
 	 * may meet each one (npa_run_rise()). One that cannot end within

@@ -78,7 +78,7 @@ static u32 npa_run_from(const struct npa_srch *s, u32 x, u32 j)
  * followed it when it was placed, and the ones between stay placed as
  * long as it does (placements are undone in the reverse order).
  */
-static u32 npa_run_next(struct npa_srch *s, const struct npa_run *d, u32 i)
+u32 npa_run_next(struct npa_srch *s, const struct npa_run *d, u32 i)
 {
 	for (; i < s->n && d->placed[i]; i = d->nx[i])
 		s->steps++;

@@ -174,6 +174,7 @@ static inline bool npa_srch_room(struct npa_srch *s, u64 steps)
 
 /* npa_plan_search.c */
 u64 npa_tree_max(const u64 *t, u32 size, u32 a, u32 b);
+u32 npa_run_next(struct npa_srch *s, const struct npa_run *d, u32 i);
 void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap);
 void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units);
 
