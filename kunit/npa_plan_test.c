@@ -538,101 +538,6 @@ static void npa_plan_test_tight(struct kunit *test)
 	}
 }
 
-/*
- * A tight instance made in time order, in @b (at most @max): @w bytes
- * split among a few live rectangles; at each step one, or two side by
- * side, end and their bytes go to one to three new ones cut at random
- * points. Every byte is live at every step, so the optimum is @w; the
- * offsets written are such a plan. Returns the number of buffers.
- */
-#define NPA_TEST_SWEEP_LIVE	16
-static u32 npa_test_sweep_gen(struct npa_plan_buf *b, u32 max, u64 w,
-			      u32 steps, u64 *seed)
-{
-	u64 off[NPA_TEST_SWEEP_LIVE + 3], size[NPA_TEST_SWEEP_LIVE + 3];
-	u32 t0[NPA_TEST_SWEEP_LIVE + 3], live = 4, cnt = 0, t, i, j;
-
-	for (i = 0; i < live; i++) {
-		off[i] = w * i / live;
-		size[i] = w * (i + 1) / live - off[i];
-		t0[i] = 0;
-	}
-	for (t = 1; t < steps && cnt + live + 3 <= max; t++) {
-		u32 k = 1 + npa_gen_below(seed, 2), parts;
-		u64 lo, hi, at;
-
-		i = npa_gen_below(seed, live - k + 1);
-		lo = off[i];
-		hi = off[i + k - 1] + size[i + k - 1];
-		for (j = i; j < i + k; j++) {
-			memset(&b[cnt], 0, sizeof(b[cnt]));
-			b[cnt].size = size[j];
-			b[cnt].lo = t0[j];
-			b[cnt].hi = t;
-			b[cnt++].offset = off[j];
-		}
-		parts = 1 + npa_gen_below(seed, 3);
-		if (live - k + parts > NPA_TEST_SWEEP_LIVE || hi - lo < parts)
-			parts = 1;
-		/* Make room for @parts entries in place of @k. */
-		memmove(&off[i + parts], &off[i + k], (live - i - k) * sizeof(*off));
-		memmove(&size[i + parts], &size[i + k],
-			(live - i - k) * sizeof(*size));
-		memmove(&t0[i + parts], &t0[i + k], (live - i - k) * sizeof(*t0));
-		live += parts - k;
-		for (j = 0, at = lo; j < parts; j++) {
-			u64 end = j + 1 == parts ? hi :
-				  at + 1 + npa_gen_below(seed, hi - at - (parts - j));
-
-			off[i + j] = at;
-			size[i + j] = end - at;
-			t0[i + j] = t;
-			at = end;
-		}
-	}
-	for (i = 0; i < live; i++) {
-		memset(&b[cnt], 0, sizeof(b[cnt]));
-		b[cnt].size = size[i];
-		b[cnt].lo = t0[i];
-		b[cnt].hi = steps;
-		b[cnt++].offset = off[i];
-	}
-	return cnt;
-}
-
-/*
- * Tight instances made in time order (npa_test_sweep_gen()), 100-160
- * rectangles: the plan is valid, at the optimum, and the same twice.
- */
-static void npa_plan_test_sweep(struct kunit *test)
-{
-	const struct npa_plan_params p = { .budget = 1 << 17 };
-	const u64 width = 1 << 20;
-	struct npa_plan_buf *b, *c;
-	u64 seed = 0x5a5eed;
-	u32 round;
-
-	b = kunit_kcalloc(test, 160, sizeof(*b), GFP_KERNEL);
-	c = kunit_kcalloc(test, 160, sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
-	for (round = 0; round < 4; round++) {
-		struct npa_plan_result res, again;
-		u32 n = npa_test_sweep_gen(b, 100 + 20 * round, width, 200,
-					   &seed);
-
-		KUNIT_ASSERT_EQ(test, npa_plan_verify(b, n, width), 0);
-		memcpy(c, b, n * sizeof(*b));
-		KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
-		assert_plan_valid(test, b, n, &res);
-		KUNIT_EXPECT_EQ_MSG(test, res.peak, width, "round %u: %u buffers",
-				    round, n);
-		KUNIT_ASSERT_EQ(test, npa_plan(c, n, &p, &again), 0);
-		KUNIT_EXPECT_EQ(test, again.peak, res.peak);
-		KUNIT_EXPECT_EQ(test, memcmp(c, b, n * sizeof(*b)), 0);
-	}
-}
-
 static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE_PARAM(npa_plan_test_edge, npa_plan_edge_gen_params),
 	KUNIT_CASE(npa_plan_test_too_many),
@@ -644,7 +549,6 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_monotone),
 	KUNIT_CASE(npa_plan_test_strip),
 	KUNIT_CASE(npa_plan_test_tight),
-	KUNIT_CASE(npa_plan_test_sweep),
 	{}
 };
 

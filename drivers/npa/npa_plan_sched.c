@@ -72,7 +72,7 @@ static u64 npa_gcd(u64 x, u64 y)
  * @cnt elements of @size bytes at *@used in the block @mem, 8-byte aligned;
  * with @mem NULL, only what they take is counted.
  */
-void *npa_carve(void *mem, size_t *used, size_t cnt, size_t size)
+static void *npa_carve(void *mem, size_t *used, size_t cnt, size_t size)
 {
 	void *p = mem ? (char *)mem + *used : NULL;
 
@@ -309,7 +309,7 @@ static void npa_srch_rank(struct npa_srch *s, u32 by, u32 *rank, u32 *order)
 }
 
 /* The @i-th term (from 1) of the Luby sequence: 1 1 2 1 1 2 4 1 ... */
-u64 npa_luby(u64 i)
+static u64 npa_luby(u64 i)
 {
 	u32 k;
 
@@ -855,9 +855,6 @@ int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big)
 		}
 		given += budget / total * pt[k].n +
 			 budget % total * pt[k].n / total;
-		/* A part without room to waste: the time sweep first. */
-		given -= npa_sweep_part(c, off, ids + pt[k].i, pt[k].n,
-					pt[k].s0, pt[k].ns, given / 16);
 		given -= npa_search_part(c, off, ids + pt[k].i, pt[k].n,
 					 pt[k].s0, pt[k].ns, given);
 	}

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * npa planner, internal: what the exact search (npa_plan_search.c, one
- * run) and its schedule (npa_plan_sched.c, the runs of each part) share,
- * with the time sweep of the parts without room to waste
- * (npa_plan_sweep.c). Not uAPI.
+ * run) and its schedule (npa_plan_sched.c, the runs of each part) share.
+ * Not uAPI.
  */
 #ifndef _NPA_PLAN_SEARCH_H_
 #define _NPA_PLAN_SEARCH_H_
@@ -179,13 +178,7 @@ u32 npa_run_next(struct npa_srch *s, const struct npa_run *d, u32 i);
 void npa_run_reset(struct npa_srch *s, struct npa_run *d, u64 cap);
 void npa_run_go(struct npa_srch *s, struct npa_run *d, u64 units);
 
-/* npa_plan_sweep.c */
-u64 npa_sweep_part(struct npa_pctx *c, u64 *off, const u32 *ids, u32 n,
-		   u32 s0, u32 ns, u64 given);
-
 /* npa_plan_sched.c */
-void *npa_carve(void *mem, size_t *used, size_t cnt, size_t size);
-u64 npa_luby(u64 i);
 u64 npa_run_below(struct npa_srch *s, struct npa_run *d);
 void npa_run_fill(struct npa_srch *s, struct npa_run *d);
 void npa_run_restart(struct npa_srch *s, struct npa_run *d);

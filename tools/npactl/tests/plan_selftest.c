@@ -108,30 +108,6 @@ static void test_strips(void)
 }
 
 /*
- * Strips made in time order (npa_gen_sweep()) of 1000 rectangles, as
- * npa-bench --strips makes them: the time sweep (npa_plan_sweep.c) puts
- * most at the optimum within the default budget (without it, none).
- */
-static void test_sweep_strips(void)
-{
-	struct npa_plan_buf *b = calloc(1000, sizeof(*b));
-	unsigned int seed, at = 0;
-
-	for (seed = 1; b && seed <= 5; seed++) {
-		struct npa_plan_result res;
-		u32 n = npa_gen_sweep(b, 1000, 1000000, 1000,
-				      seed * 7919 + 1000);
-
-		if (plan_ok(b, n, 0, &res) == 1000000 &&
-		    res.lower_bound == 1000000)
-			at++;
-	}
-	tap(at >= 3, "sweep strips of 1000: %u of 5 at the optimum (want 3 or more)",
-	    at);
-	free(b);
-}
-
-/*
  * The three strip generators hand back their cut as the offsets: a plan at
  * the optimum, the width (the oracle that host experiments compare the
  * planner's partial plans with).
@@ -415,7 +391,6 @@ int main(int argc, char **argv)
 	failures += kunit_host_run(kunit_host_suite);
 	test_gen_plans();
 	test_strips();
-	test_sweep_strips();
 	test_budget_strips();
 	test_baselines();
 	return failures ? 1 : 0;
