@@ -7,7 +7,7 @@
  * with --verify, runs the same graph through a reference executor that
  * gives every tensor and every scratch buffer its own allocation, and
  * compares the outputs bit for bit.  Both use the operator kernels of
- * drivers/npa/npa_exec.c, so a mismatch means the arena plan, the scratch
+ * drivers/npa/npa_exec*.c, so a mismatch means the arena plan, the scratch
  * placement or the driver's binding of buffers is wrong, not the maths.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of drivers/npa/npa_exec.c: every operator kind on random small
+ * Host test of drivers/npa/npa_exec*.c: every operator kind on random small
  * shapes against a naive re-implementation written from
  * Documentation/npu.rst, with guard bytes around every buffer, poisoned
  * scratch of every useful size and the aliasing the planner creates.
