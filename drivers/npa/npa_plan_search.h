@@ -22,7 +22,7 @@
  * Steps (a buffer or a section looked at) per unit of work: about the
  * time of a placement of a first-fit pass.
  */
-#define NPA_SEARCH_STEPS_PER_UNIT	96
+#define NPA_SEARCH_STEPS_PER_UNIT	64
 /* Levels of a run before its first restart, per buffer of the part. */
 #define NPA_SEARCH_RESTART	8
 /* Most units a run goes on without a look at the safety stop. */
