@@ -538,6 +538,50 @@ static void npa_plan_test_tight(struct kunit *test)
 	}
 }
 
+/*
+ * Tight strips of 300 rectangles cut on 4 KiB lines, each aligned to 1,
+ * 64 or 4096 bytes: every byte is used at every step. The plan is valid
+ * (the verifier checks alignment too) and at the optimum; in the last
+ * rounds (a smaller budget) a tenth of the buffers need 8 KiB alignment
+ * their sizes do not have (they cannot be merged), and the plan is still
+ * valid.
+ */
+static void npa_plan_test_tight_aligned(struct kunit *test)
+{
+	const u64 width = 1 << 16, unit = 4096;
+	struct npa_plan_buf *b;
+	u64 seed = 0xa119;
+	u32 round, i;
+
+	b = kunit_kcalloc(test, 300, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	for (round = 0; round < 4; round++) {
+		struct npa_plan_params p = { .budget = round < 2 ? 0 : 1 << 16 };
+		struct npa_plan_result res;
+		u32 n = npa_gen_guillotine(b, 300, width, 128,
+					   npa_gen_next(&seed), round & 1);
+		bool odd = false;
+
+		for (i = 0; i < n; i++) {
+			static const u64 align[] = { 1, 64, 4096 };
+
+			b[i].size *= unit;
+			b[i].offset *= unit;
+			b[i].align = align[npa_gen_below(&seed, 3)];
+			if (round >= 2 && !npa_gen_below(&seed, 10) &&
+			    b[i].size % (2 * unit)) {
+				b[i].align = 2 * unit;
+				odd = true;
+			}
+		}
+		KUNIT_ASSERT_EQ(test, npa_plan(b, n, &p, &res), 0);
+		assert_plan_valid(test, b, n, &res);
+		if (!odd)
+			KUNIT_EXPECT_EQ_MSG(test, res.peak, width * unit,
+					    "round %u", round);
+	}
+}
+
 static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE_PARAM(npa_plan_test_edge, npa_plan_edge_gen_params),
 	KUNIT_CASE(npa_plan_test_too_many),
@@ -549,6 +593,7 @@ static struct kunit_case npa_plan_test_cases[] = {
 	KUNIT_CASE(npa_plan_test_monotone),
 	KUNIT_CASE(npa_plan_test_strip),
 	KUNIT_CASE(npa_plan_test_tight),
+	KUNIT_CASE(npa_plan_test_tight_aligned),
 	{}
 };
 

@@ -291,25 +291,43 @@ err_free:
 /* Entry */
 
 /*
- * The searches, both from the best constructive plan: the exact search on
- * a copy of it, over the parts of the instance small enough for it; when
- * some part above the bound is too large for it, the local search on the
- * best plan itself, and each gets half of the budget left. The better plan
- * is kept. Each search only improves as its share grows, and the shares
- * depend on the instance and the budget alone, so the result does too.
+ * The searches. First, unless this is the plan of merged buffers, the
+ * merged buffers (npa_plan_merge.c) in half of the budget left: a plan of
+ * them at the bound ends the run. Then, from the best constructive plan,
+ * the exact search on a copy of it, over the parts of the instance small
+ * enough for it; when some part above the bound is too large for it, the
+ * local search on the best plan itself, and each gets half of what the
+ * merge left. The better plan is kept. Each search only improves as its
+ * share grows, and the shares depend on the instance and the budget
+ * alone, so the result does too.
  */
-static int npa_plan_search(struct npa_pctx *c)
+static int npa_plan_search(struct npa_pctx *c, bool merge)
 {
 	u64 left = c->budget > c->work ? c->budget - c->work : 0, local;
-	u64 *start, peak = 0;
+	u64 *start, peak = 0, merged = U64_MAX, *moff = NULL;
 	u32 i, big;
 	int ret;
 
 	if (c->best_peak <= c->lb || !left)
 		return 0;
 	start = kvmalloc_array(c->m, sizeof(*start), GFP_KERNEL_ACCOUNT);
-	if (!start)
-		return -ENOMEM;
+	if (merge && start)
+		moff = kvmalloc_array(c->m, sizeof(*moff), GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!start || (merge && !moff))
+		goto out;
+	if (merge) {
+		u64 work = c->work;
+
+		ret = npa_merge(c, left / 2, moff, &merged);
+		if (ret)
+			goto out;
+		if (merged <= c->lb) {
+			npa_plan_keep(c, moff, merged, NPA_PLAN_ALGO_MERGE);
+			goto out;
+		}
+		left -= min(left, c->work - work);
+	}
 	memcpy(start, c->best_off, c->m * sizeof(*start));
 	ret = npa_search(c, start, 0, &big);
 	local = big ? left / 2 : 0;
@@ -322,14 +340,20 @@ static int npa_plan_search(struct npa_pctx *c)
 	for (i = 0; i < c->m; i++)
 		peak = max(peak, start[i] + c->r[i].size);
 	npa_plan_keep(c, start, peak, NPA_PLAN_ALGO_EXACT);
+	if (merged != U64_MAX)
+		npa_plan_keep(c, moff, merged, NPA_PLAN_ALGO_MERGE);
 out:
+	kvfree(moff);
 	kvfree(start);
 	return ret;
 }
 
+/* What a run does: all of it, the baseline alone, or all but the merge. */
+enum { NPA_RUN_ALL, NPA_RUN_GREEDY, NPA_RUN_INNER };
+
 static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 			const struct npa_plan_params *p,
-			struct npa_plan_result *res, bool greedy)
+			struct npa_plan_result *res, int what)
 {
 	struct npa_plan_result local;
 	u64 t0 = ktime_get_ns(), naive;
@@ -359,11 +383,11 @@ static int npa_plan_run(struct npa_plan_buf *bufs, u32 n,
 		goto err_free;
 	c->budget = p && p->budget ? p->budget : NPA_PLAN_DEFAULT_BUDGET;
 
-	if (!greedy)
+	if (what != NPA_RUN_GREEDY)
 		npa_fit_orders(c);
 	npa_fit_greedy(c);
-	if (!greedy)
-		ret = npa_plan_search(c);
+	if (what != NPA_RUN_GREEDY)
+		ret = npa_plan_search(c, what == NPA_RUN_ALL);
 	if (!ret)
 		ret = c->err;
 	if (ret)
@@ -413,9 +437,16 @@ err_free:
 int npa_plan(struct npa_plan_buf *bufs, u32 n, const struct npa_plan_params *p,
 	     struct npa_plan_result *res)
 {
-	return npa_plan_run(bufs, n, p, res, false);
+	return npa_plan_run(bufs, n, p, res, NPA_RUN_ALL);
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_plan);
+
+/* npa_plan() but for the merge: the plan of merged buffers (npa_merge()). */
+int npa_plan_inner(struct npa_plan_buf *bufs, u32 n,
+		   const struct npa_plan_params *p, struct npa_plan_result *res)
+{
+	return npa_plan_run(bufs, n, p, res, NPA_RUN_INNER);
+}
 
 /**
  * npa_plan_greedy() - the baseline: greedy by size with best-fit gaps
@@ -433,7 +464,7 @@ EXPORT_SYMBOL_IF_KUNIT(npa_plan);
 int npa_plan_greedy(struct npa_plan_buf *bufs, u32 n,
 		    struct npa_plan_result *res)
 {
-	return npa_plan_run(bufs, n, NULL, res, true);
+	return npa_plan_run(bufs, n, NULL, res, NPA_RUN_GREEDY);
 }
 EXPORT_SYMBOL_IF_KUNIT(npa_plan_greedy);
 
@@ -452,6 +483,7 @@ const char *npa_plan_algo_name(u32 algo)
 		[NPA_PLAN_ALGO_ORDER] = "first-fit-order",
 		[NPA_PLAN_ALGO_SEARCH] = "local-search",
 		[NPA_PLAN_ALGO_EXACT] = "exact",
+		[NPA_PLAN_ALGO_MERGE] = "merged",
 	};
 
 	return algo < NPA_PLAN_ALGO_COUNT ? names[algo] : "unknown";

@@ -63,6 +63,8 @@ struct npa_plan_params {
  * @NPA_PLAN_ALGO_ORDER: first fit (lowest address) in a metric order
  * @NPA_PLAN_ALGO_SEARCH: randomized local search over placement orders
  * @NPA_PLAN_ALGO_EXACT: the exact search (branch and bound)
+ * @NPA_PLAN_ALGO_MERGE: the plan of the buffers merged where their sums
+ *	match (npa_plan_merge.c)
  * @NPA_PLAN_ALGO_COUNT: number of values
  */
 enum npa_plan_algo {
@@ -71,6 +73,7 @@ enum npa_plan_algo {
 	NPA_PLAN_ALGO_ORDER,
 	NPA_PLAN_ALGO_SEARCH,
 	NPA_PLAN_ALGO_EXACT,
+	NPA_PLAN_ALGO_MERGE,
 	NPA_PLAN_ALGO_COUNT,
 };
 

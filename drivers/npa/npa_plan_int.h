@@ -3,7 +3,7 @@
  * npa planner, internal: what the planner's files share (npa_plan.c the
  * entry, npa_plan_bound.c the bounds and the verifier, npa_plan_fit.c the
  * constructive plans, npa_plan_search.c and npa_plan_sched.c the exact
- * search). Not uAPI.
+ * search, npa_plan_merge.c the merged buffers). Not uAPI.
  */
 #ifndef _NPA_PLAN_INT_H_
 #define _NPA_PLAN_INT_H_
@@ -149,6 +149,8 @@ u64 npa_plan_excess(const struct npa_pctx *c, const u64 *off);
 bool npa_plan_keep(struct npa_pctx *c, const u64 *off, u64 peak, u32 algo);
 u64 npa_plan_cutoff(const struct npa_pctx *c);
 void npa_plan_order_by_keys(struct npa_key *keys, u32 n, u32 *order);
+int npa_plan_inner(struct npa_plan_buf *bufs, u32 n,
+		   const struct npa_plan_params *p, struct npa_plan_result *res);
 
 /* npa_plan_bound.c */
 u64 npa_plan_sweep_max(const struct npa_rect *r, u32 m, u32 ns);
@@ -162,6 +164,9 @@ int npa_fit_local(struct npa_pctx *c, u64 budget);
 void npa_fit_forget(struct npa_pctx *c, u32 a, u32 b);
 u64 npa_fit_put(struct npa_pctx *c, u32 id, u64 off);
 u64 npa_fit_put_within(struct npa_pctx *c, u32 id, u64 off, u64 most);
+
+/* npa_plan_merge.c */
+int npa_merge(struct npa_pctx *c, u64 budget, u64 *off, u64 *peak);
 
 /* npa_plan_sched.c */
 int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big);

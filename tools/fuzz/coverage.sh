@@ -16,7 +16,7 @@ targets=("$@")
 # NPA_SRC: another copy of drivers/npa, e.g. a git checkout of what was fuzzed.
 pure=${NPA_SRC:-$top/drivers/npa}
 exec="$pure/npa_exec.c $pure/npa_exec_check.c $pure/npa_exec_mac.c"
-plan="$pure/npa_plan.c $pure/npa_plan_bound.c $pure/npa_plan_fit.c $pure/npa_plan_search.c $pure/npa_plan_sched.c"
+plan="$pure/npa_plan.c $pure/npa_plan_bound.c $pure/npa_plan_fit.c $pure/npa_plan_search.c $pure/npa_plan_sched.c $pure/npa_plan_merge.c"
 declare -A srcs=(
 	[graph]="$pure/npa_graph.c $pure/npa_layout.c $pure/npa_cost.c $plan
 		 $pure/npa_scratch.c $exec"
