@@ -29,9 +29,7 @@
  * double every round. The schedule does not depend on the budget, so a
  * larger budget only runs it further: the plan never gets worse. The
  * search stops at the lower bound or at a proof that the part's plan is
- * optimal. A part too large for the search gets what the others left of
- * the share: its empty plan completed from the bottom up in the rankings
- * in turn, while each lowers the part.
+ * optimal.
  */
 
 #include <linux/align.h>
@@ -387,25 +385,6 @@ static size_t npa_run_carve(struct npa_srch *s, struct npa_run *d, void *mem)
 	return o;
 }
 
-/*
- * Carve from @mem the arrays of @d that a completion of a part too large
- * for the search reads (no floor tree: the plan is empty); returns the
- * bytes they take.
- */
-static size_t npa_rise_carve(struct npa_srch *s, struct npa_run *d,
-			     void *mem)
-{
-	size_t n = s->n, o = 0;
-
-	d->rank = npa_carve(mem, &o, n, sizeof(*d->rank));
-	d->byrank = npa_carve(mem, &o, n, sizeof(*d->byrank));
-	d->f = npa_carve(mem, &o, n, sizeof(*d->f));
-	d->off = npa_carve(mem, &o, n, sizeof(*d->off));
-	d->placed = npa_carve(mem, &o, n, sizeof(*d->placed));
-	d->nx = npa_carve(mem, &o, n + 1, sizeof(*d->nx));
-	return o;
-}
-
 static int npa_run_init(struct npa_srch *s, struct npa_run *d, u32 by,
 			bool at_bound, bool prover)
 {
@@ -487,8 +466,7 @@ static size_t npa_srch_carve(struct npa_srch *s, void *mem)
  * their twins and the runs. 0 or -ENOMEM.
  */
 static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
-			 const u64 *off, const u32 *ids, u32 n, u32 s0, u32 ns,
-			 u32 runs)
+			 const u64 *off, const u32 *ids, u32 n, u32 s0, u32 ns)
 {
 	u32 i, j, k, *by = c->cand;
 
@@ -565,7 +543,7 @@ static int npa_srch_init(struct npa_srch *s, struct npa_pctx *c,
 		s->load[j] = max(s->load[2 * j], s->load[2 * j + 1]);
 	for (i = 0; i < n; i++)
 		s->tl[i] = npa_tree_max(s->load, s->tsize, s->a[i], s->b[i]);
-	for (k = 0; k < runs; k++)
+	for (k = 0; k < NPA_SEARCH_RUNS; k++)
 		if (npa_run_init(s, &s->run[k], k / 2, !(k & 1), !k))
 			goto err_nomem;
 	return 0;
@@ -632,7 +610,7 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return 0;
-	if (npa_srch_init(s, c, off, ids, n, s0, ns, NPA_SEARCH_RUNS)) {
+	if (npa_srch_init(s, c, off, ids, n, s0, ns)) {
 		kfree(s);
 		return 0;
 	}
@@ -675,86 +653,6 @@ static u64 npa_search_part(struct npa_pctx *c, u64 *off, const u32 *ids,
 		for (i = 0; i < n; i++)
 			off[ids[i]] = s->best_off[i];
 	npa_srch_free(s);
-	kfree(s);
-	return spent;
-}
-
-/*
- * A part too large for the exact search (@ids[0, @n), sections [@s0,
- * @s0 + @ns)), within @given units: complete the empty plan from the
- * bottom up (npa_run_rise()) in the rankings in turn, while each lowers
- * the part, and keep a plan of the part lower than the one in @off. Only
- * what the exact search left of its share comes here. Returns the units
- * spent.
- */
-static u64 npa_rise_part(struct npa_pctx *c, u64 *off, const u32 *ids,
-			 u32 n, u32 s0, u32 ns, u64 given)
-{
-	u64 hard = npa_sat_mul(given, NPA_SEARCH_STEPS_PER_UNIT), setup;
-	u64 lg = ilog2(roundup_pow_of_two(max(ns, 1U))) + 1;
-	u64 spent = 0, start, units, least = 2 * (u64)n;
-	struct npa_srch *s;
-	struct npa_run *d;
-	size_t used;
-	u32 i, by;
-
-	/*
-	 * The setup sorts the buffers, looks at the sections and at each
-	 * buffer's lifetime in a tree of them: the part starts only if its
-	 * share holds that.
-	 */
-	setup = n * (2 * lg + ilog2(n) + 4) + 4 * (u64)ns;
-	if (hard < setup)
-		return 0;
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return 0;
-	if (npa_srch_init(s, c, off, ids, n, s0, ns, 0))
-		goto err_free;
-	/* The arrays of a run that a completion reads, in one block. */
-	d = &s->run[0];
-	used = npa_rise_carve(s, d, NULL);
-	d->mem = kvzalloc(used, GFP_KERNEL_ACCOUNT);
-	if (!d->mem)
-		goto err_free_srch;
-	npa_rise_carve(s, d, d->mem);
-	/* Nothing is placed: the list of the unplaced buffers holds all. */
-	for (i = 0; i <= n; i++)
-		d->nx[i] = i + 1;
-	/*
-	 * What a completion looks at whatever the ranking: the buffers that
-	 * may meet each one (npa_run_rise()). One that cannot end within
-	 * the share cannot give a plan, and does not start. The rankings
-	 * only break ties: once a completion does not lower the part (on
-	 * the real traces, none does), the others are not tried.
-	 */
-	for (i = 0; i < n; i++)
-		least += s->first[s->b[i]] - s->reach[s->a[i]] + ilog2(n) + 1;
-	s->hard = hard;
-	s->steps = setup;
-	start = s->best;
-	for (by = 0; by < NPA_RANK_COUNT && !s->out && s->best > s->proven &&
-	     npa_srch_room(s, least); by++) {
-		bool kept;
-
-		npa_srch_rank(s, by, d->rank, d->byrank);
-		kept = npa_run_rise(s, d);
-		units = (s->steps - s->spent) / NPA_SEARCH_STEPS_PER_UNIT;
-		s->spent += units * NPA_SEARCH_STEPS_PER_UNIT;
-		spent += units;
-		if (!npa_plan_spend(c, units) || !kept)
-			break;
-	}
-	/* What is left of the steps, the setup at least, rounded up. */
-	units = DIV_ROUND_UP(s->steps - s->spent, NPA_SEARCH_STEPS_PER_UNIT);
-	spent += units;
-	npa_plan_spend(c, units);
-	if (s->best < start)
-		for (i = 0; i < n; i++)
-			off[ids[i]] = s->best_off[i];
-err_free_srch:
-	npa_srch_free(s);
-err_free:
 	kfree(s);
 	return spent;
 }
@@ -833,26 +731,12 @@ int npa_search(struct npa_pctx *c, u64 *off, u64 budget, u32 *big)
 	}
 	/*
 	 * The smaller parts first: what they leave of their share goes to
-	 * the larger ones after them, and what the searched parts leave to
-	 * the parts too large for the search, last.
+	 * the larger ones after them.
 	 */
 	sort(pt, np, sizeof(*pt), npa_part_cmp, NULL);
-	if (!total)
-		given = budget;
 	for (k = 0; k < np && budget && !c->err; k++) {
-		if (pt[k].n > NPA_SEARCH_MAX) {
-			/*
-			 * Less two passes: the local search after it
-			 * (npa_plan_search()) ends its last pass as if the
-			 * rest of the budget were its own.
-			 */
-			u64 keep = min(given, 2 * c->pass_units);
-
-			given -= npa_rise_part(c, off, ids + pt[k].i, pt[k].n,
-					       pt[k].s0, pt[k].ns,
-					       given - keep);
+		if (pt[k].n > NPA_SEARCH_MAX)
 			continue;
-		}
 		given += budget / total * pt[k].n +
 			 budget % total * pt[k].n / total;
 		given -= npa_search_part(c, off, ids + pt[k].i, pt[k].n,
