@@ -53,6 +53,7 @@ struct npa_graph_bad {
 	void (*mutate)(struct npa_tg *tg);
 	int err;
 	u32 array, field, reason;
+	u32 dim;	/* the report's dim: NPA_ERR_NO_INDEX but for dims */
 };
 
 /* A mutation of the base graph that makes it invalid. */
@@ -72,6 +73,14 @@ BAD(tensor_dtype, tg->t[2].dtype = NPA_DTYPE_COUNT)
 BAD(tensor_align_npot, tg->t[3].align = 48)
 BAD(tensor_align_huge, tg->t[3].align = 2 << 20)
 BAD(tensor_dims_gap, tg->t[2].dims[1] = 0)
+BAD(tensor_dims_first, tg->t[2].dims[0] = 0)
+static void npa_bad_tensor_dims_gaps(struct npa_tg *tg)
+{
+	tg->t[2].dims[0] = 0;
+	tg->t[2].dims[1] = 0;
+	tg->t[2].dims[2] = 0;
+}
+
 /* A size-only tensor has no dims at all, not only no first one. */
 BAD(tensor_dims_no_dtype, tg->t[3].dims[2] = 7)
 static void npa_bad_tensor_dims_overflow(struct npa_tg *tg)
@@ -137,9 +146,10 @@ static void npa_bad_output_unproduced(struct npa_tg *tg)
 	tg->t[5] = (struct npa_tensor_desc){ .size = 64, .flags = NPA_TENSOR_OUTPUT };
 }
 
-#define CASE(name, e, a, f, r) \
+#define CASE_DIM(name, e, a, f, r, d) \
 	{ #name, npa_bad_##name, e, NPA_ERR_ARRAY_##a, NPA_ERR_FIELD_##f, \
-	  NPA_ERR_##r }
+	  NPA_ERR_##r, d }
+#define CASE(name, e, a, f, r) CASE_DIM(name, e, a, f, r, NPA_ERR_NO_INDEX)
 
 static const struct npa_graph_bad npa_graph_bads[] = {
 	CASE(no_tensors, -EINVAL, ARGS, NUM_TENSORS, BAD_VALUE),
@@ -154,9 +164,14 @@ static const struct npa_graph_bad npa_graph_bads[] = {
 	CASE(tensor_dtype, -EINVAL, TENSORS, DTYPE, BAD_VALUE),
 	CASE(tensor_align_npot, -EINVAL, TENSORS, ALIGN, BAD_ALIGN),
 	CASE(tensor_align_huge, -EINVAL, TENSORS, ALIGN, BAD_ALIGN),
-	CASE(tensor_dims_gap, -EINVAL, TENSORS, DIMS, BAD_SHAPE),
-	CASE(tensor_dims_no_dtype, -EINVAL, TENSORS, DIMS, BAD_SHAPE),
-	CASE(tensor_dims_overflow, -EOVERFLOW, TENSORS, DIMS, OVERFLOW),
+	/* [1, 0, 8, 16]: the 0 is blamed; [0, 8, 8, 16], [0, 0, 0, 16]: the first. */
+	CASE_DIM(tensor_dims_gap, -EINVAL, TENSORS, DIMS, BAD_SHAPE, 1),
+	CASE_DIM(tensor_dims_first, -EINVAL, TENSORS, DIMS, BAD_SHAPE, 0),
+	CASE_DIM(tensor_dims_gaps, -EINVAL, TENSORS, DIMS, BAD_SHAPE, 0),
+	/* No dtype: the dim that should be 0. */
+	CASE_DIM(tensor_dims_no_dtype, -EINVAL, TENSORS, DIMS, BAD_SHAPE, 2),
+	/* 4 * (2^32 - 1) bytes fit, times 2^32 - 1 again do not. */
+	CASE_DIM(tensor_dims_overflow, -EOVERFLOW, TENSORS, DIMS, OVERFLOW, 1),
 	CASE(tensor_no_size, -EINVAL, TENSORS, SIZE, NO_SIZE),
 	CASE(tensor_size_shape, -EINVAL, TENSORS, SIZE, SIZE_MISMATCH),
 	CASE(tensor_too_big, -E2BIG, TENSORS, SIZE, TOO_BIG),
@@ -266,6 +281,8 @@ static void npa_graph_test_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.array, b->array);
 	KUNIT_EXPECT_EQ(test, err.field, b->field);
 	KUNIT_EXPECT_EQ(test, err.reason, b->reason);
+	KUNIT_EXPECT_EQ(test, err.dim, b->dim);
+	KUNIT_EXPECT_EQ(test, err.pad, 0U);
 }
 
 static int npa_plan_res_init(struct kunit_resource *res, void *context)
@@ -655,12 +672,14 @@ static void npa_cg_init(struct npa_cg *cg)
  * @mutate: makes it so in npa_cg_init()'s graph.
  * @array: the report's array, @index its element, @field, @reason.
  * @value: what the report says the element has, @expected what it needs.
+ * @dim: the dim of its dims the report blames, or %NPA_ERR_NO_INDEX.
  */
 struct npa_exec_blamed {
 	const char *desc;
 	void (*mutate)(struct npa_cg *cg);
 	u32 array, index, field, reason;
 	u64 value, expected;
+	u32 dim;
 };
 
 #define CONV_BAD(name, ...)						\
@@ -670,6 +689,14 @@ CONV_BAD(weights_big, cg->t[1].dims[2] = 5; cg->t[1].dims[3] = 5)
 CONV_BAD(weights_dtype, cg->t[1].dtype = NPA_DTYPE_UINT8)
 CONV_BAD(weights_dims, cg->t[1].dims[2] = 1; cg->t[1].dims[3] = 9)
 CONV_BAD(output_cout, cg->t[1].dims[0] = 8)
+static void npa_cg_dw_weights_cout(struct npa_cg *cg)
+{
+	cg->op.kind = NPA_OP_DWCONV2D;
+	cg->t[0].dims[1] = 4;
+	cg->t[1].dims[0] = 2;
+	cg->t[1].dims[1] = 2;
+}
+
 CONV_BAD(bias_small, cg->t[2].dims[0] = 2)
 CONV_BAD(output_small, cg->t[3].dims[2] = 6; cg->t[3].dims[3] = 6)
 CONV_BAD(output_dims, cg->t[3].dims[2] = 16; cg->t[3].dims[3] = 4)
@@ -678,9 +705,11 @@ CONV_BAD(stride_zero, cg->op.params[NPA_P_SH] = 0)
 CONV_BAD(kernel_too_big, cg->op.params[NPA_P_KH] = 11)
 CONV_BAD(groups, cg->op.params[NPA_P_GROUPS] = 2)
 
-#define BLAMED(name, a, i, f, r, v, e) \
+#define BLAMED_DIM(name, a, i, f, r, v, e, d) \
 	{ #name, npa_cg_##name, NPA_ERR_ARRAY_##a, i, NPA_ERR_FIELD_##f, \
-	  NPA_ERR_##r, v, e }
+	  NPA_ERR_##r, v, e, d }
+#define BLAMED(name, a, i, f, r, v, e) \
+	BLAMED_DIM(name, a, i, f, r, v, e, NPA_ERR_NO_INDEX)
 
 static const struct npa_exec_blamed npa_exec_blames[] = {
 	/* 4 * 3 * 3 * 2 bytes where 4 * 3 * 3 * 3 are needed. */
@@ -688,12 +717,15 @@ static const struct npa_exec_blamed npa_exec_blames[] = {
 	BLAMED(weights_big, OPERANDS, 2, SIZE, SIZE_MISMATCH, 300, 108),
 	BLAMED(weights_dtype, OPERANDS, 2, DTYPE, OPERAND_MISMATCH,
 	       NPA_DTYPE_UINT8, NPA_DTYPE_INT8),
-	BLAMED(weights_dims, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 1, 3),
+	/* Weights [4, 3, 1, 9]: dims[2], the kernel's height, is wrong. */
+	BLAMED_DIM(weights_dims, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 1, 3, 2),
 	/* Weights [8, 3, 3, 3]: Cout is 8, and the output has 4 channels. */
 	BLAMED(output_cout, OPERANDS, 0, SIZE, SIZE_MISMATCH, 256, 512),
+	/* A DWCONV2D's Cout is its input's 4: weights [2, 2, 3, 3]. */
+	BLAMED_DIM(dw_weights_cout, OPERANDS, 2, DIMS, OPERAND_MISMATCH, 2, 4, 0),
 	BLAMED(bias_small, OPERANDS, 3, SIZE, SIZE_MISMATCH, 8, 16),
 	BLAMED(output_small, OPERANDS, 0, SIZE, SIZE_MISMATCH, 144, 256),
-	BLAMED(output_dims, OPERANDS, 0, DIMS, OPERAND_MISMATCH, 16, 8),
+	BLAMED_DIM(output_dims, OPERANDS, 0, DIMS, OPERAND_MISMATCH, 16, 8, 2),
 	BLAMED(input_dtype, OPERANDS, 1, DTYPE, OPERAND_MISMATCH,
 	       NPA_DTYPE_UINT8, NPA_DTYPE_INT8),
 	BLAMED(stride_zero, OPS, 0, PARAMS, NOT_EXECUTABLE, 0, 0),
@@ -735,6 +767,7 @@ static void npa_graph_test_exec_blame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.op, 0U);
 	KUNIT_EXPECT_EQ(test, err.tensor, b->array == NPA_ERR_ARRAY_OPS ?
 			NPA_ERR_NO_INDEX : cg->opnd[b->index]);
+	KUNIT_EXPECT_EQ(test, err.dim, b->dim);
 }
 
 /*

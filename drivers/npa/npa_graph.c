@@ -21,7 +21,6 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
-#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -120,6 +119,16 @@ static int npa_fail_operand(struct npa_error *err, u32 idx, u32 op, u32 t,
 	return ret;
 }
 
+/* Tensor @i's dims[@dim], for @reason. */
+static int npa_fail_dim(struct npa_error *err, u32 i, u32 dim, u32 reason,
+			int ret)
+{
+	npa_fail(err, NPA_ERR_ARRAY_TENSORS, i, NPA_ERR_FIELD_DIMS, reason,
+		 ret);
+	err->dim = dim;
+	return ret;
+}
+
 #define NPA_ARGS	NPA_ERR_ARRAY_ARGS
 #define NPA_TENSORS	NPA_ERR_ARRAY_TENSORS
 #define NPA_OPS		NPA_ERR_ARRAY_OPS
@@ -127,32 +136,47 @@ static int npa_fail_operand(struct npa_error *err, u32 idx, u32 op, u32 t,
 
 /*
  * Dimensions are given outermost first; unused trailing ones are 0, and a
- * tensor without a dtype has none.
+ * tensor without a dtype has none.  Returns the dim that breaks this: of
+ * a tensor with a dtype, the first 0 before a non-zero dim (dims[0] when
+ * all are 0); of one without, its first non-zero dim; else
+ * %NPA_ERR_NO_INDEX.
  */
-static bool npa_shape_ok(const struct npa_tensor_desc *t)
+static u32 npa_shape_bad_dim(const struct npa_tensor_desc *t)
 {
 	bool none = t->dtype == NPA_DTYPE_NONE;
-	int i;
+	u32 i, zero = NPA_ERR_NO_INDEX;
 
 	for (i = 0; i < NPA_MAX_DIMS; i++) {
-		if (t->dims[i] && (none || (i && !t->dims[i - 1])))
-			return false;
+		if (!t->dims[i]) {
+			zero = min(zero, i);
+			continue;
+		}
+		if (none)
+			return i;
+		if (zero != NPA_ERR_NO_INDEX)
+			return zero;
 	}
-	return none || t->dims[0];
+	return none || t->dims[0] ? NPA_ERR_NO_INDEX : 0;
 }
 
-/* Bytes of a tensor from its shape, 0 if it has none, U64_MAX on overflow. */
-static u64 npa_shape_bytes(const struct npa_tensor_desc *t)
+/*
+ * Bytes of a tensor from its shape, 0 if it has none, U64_MAX on overflow;
+ * then, if @over is not NULL, *@over is the dim whose product overflowed.
+ */
+static u64 npa_shape_bytes(const struct npa_tensor_desc *t, u32 *over)
 {
 	u64 bytes;
-	int i;
+	u32 i;
 
 	if (t->dtype == NPA_DTYPE_NONE || t->dtype >= NPA_DTYPE_COUNT)
 		return 0;
 	bytes = npa_dtype_bytes[t->dtype];
 	for (i = 0; i < NPA_MAX_DIMS && t->dims[i]; i++) {
-		if (check_mul_overflow(bytes, (u64)t->dims[i], &bytes))
+		if (check_mul_overflow(bytes, (u64)t->dims[i], &bytes)) {
+			if (over)
+				*over = i;
 			return U64_MAX;
+		}
 	}
 	return bytes;
 }
@@ -166,7 +190,7 @@ static u64 npa_shape_bytes(const struct npa_tensor_desc *t)
  */
 u64 npa_tensor_bytes(const struct npa_tensor_desc *t)
 {
-	return t->size ? t->size : npa_shape_bytes(t);
+	return t->size ? t->size : npa_shape_bytes(t, NULL);
 }
 
 static bool npa_align_ok(u64 align)
@@ -182,6 +206,7 @@ static int npa_validate_tensors(const struct npa_graph *g,
 
 	for (i = 0; i < g->num_tensors; i++) {
 		const struct npa_tensor_desc *t = &g->tensors[i];
+		u32 dim;
 		u64 shape;
 
 		if (t->flags & ~NPA_TENSOR_FLAGS_ALL)
@@ -203,13 +228,14 @@ static int npa_validate_tensors(const struct npa_graph *g,
 			return npa_error_set(err, NPA_TENSORS, i, NPA_ERR_FIELD_ALIGN,
 					     NPA_ERR_BAD_ALIGN, t->align,
 					     NPA_PLAN_MAX_ALIGN, -EINVAL);
-		if (!npa_shape_ok(t))
-			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_DIMS,
-					NPA_ERR_BAD_SHAPE, -EINVAL);
-		shape = npa_shape_bytes(t);
+		dim = npa_shape_bad_dim(t);
+		if (dim != NPA_ERR_NO_INDEX)
+			return npa_fail_dim(err, i, dim, NPA_ERR_BAD_SHAPE,
+					    -EINVAL);
+		shape = npa_shape_bytes(t, &dim);
 		if (shape == U64_MAX)
-			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_DIMS,
-					NPA_ERR_OVERFLOW, -EOVERFLOW);
+			return npa_fail_dim(err, i, dim, NPA_ERR_OVERFLOW,
+					    -EOVERFLOW);
 		if (!shape && !t->size)
 			return npa_fail(err, NPA_TENSORS, i, NPA_ERR_FIELD_SIZE,
 					NPA_ERR_NO_SIZE, -EINVAL);
@@ -399,8 +425,8 @@ static int npa_validate_sizes(const struct npa_graph *g, u32 i,
 
 /*
  * Op @i refused by npa_exec_check_why(): the params or flags, or the
- * operand @f names, with its size, dtype or a dim and what it needs.
- * Which dim has no field in &struct npa_error: the debug message says.
+ * operand @f names, with its size, dtype or a dim (and which) and what it
+ * needs.
  */
 static int npa_fail_exec(const struct npa_graph *g, u32 i,
 			 const struct npa_exec_fault *f, struct npa_error *err)
@@ -433,9 +459,7 @@ static int npa_fail_exec(const struct npa_graph *g, u32 i,
 	err->op = i;
 	err->tensor = g->operands[idx];
 	if (f->blame == NPA_EXEC_BLAME_DIMS)
-		pr_debug("npa: op %u: operand %u (tensor %u): dims[%u] is %llu, needs %llu\n",
-			 i, f->operand, err->tensor, f->dim, f->value,
-			 f->expected);
+		err->dim = f->dim;
 	return -EINVAL;
 }
 

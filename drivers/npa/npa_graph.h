@@ -57,7 +57,8 @@ struct npa_graph_limits {
  * @expected: what it needed (see enum npa_err_reason).
  * @ret: returned.
  *
- * The element's tensor or op is filled in when @array is tensors or ops.
+ * The element's tensor or op is filled in when @array is tensors or ops;
+ * no dim is blamed (the caller that blames one sets @err->dim).
  *
  * Context: Any context.
  * Return: @ret.
@@ -72,6 +73,7 @@ static inline int npa_error_set(struct npa_error *err, u32 array, u32 index,
 		.op = array == NPA_ERR_ARRAY_OPS ? index : NPA_ERR_NO_INDEX,
 		.tensor = array == NPA_ERR_ARRAY_TENSORS ? index :
 			  NPA_ERR_NO_INDEX,
+		.dim = NPA_ERR_NO_INDEX,
 	};
 	return ret;
 }

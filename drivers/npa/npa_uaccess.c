@@ -148,9 +148,10 @@ int npa_ioctl_copy_out(struct npa_ioctl_out *out, const void *data)
 int npa_refuse(struct device *dev, const char *what, u64 uptr, u32 usize,
 	       const struct npa_error *err, int ret)
 {
-	dev_dbg(dev, "%s: %d: array %u index %u field %u reason %u value %llu expected %llu\n",
+	dev_dbg(dev, "%s: %d: array %u index %u field %u reason %u value %llu expected %llu op %d tensor %d dim %d\n",
 		what, ret, err->array, err->index, err->field, err->reason,
-		err->value, err->expected);
+		err->value, err->expected, (int)err->op, (int)err->tensor,
+		(int)err->dim);
 	if (npa_copy_array_to_user(uptr, usize, err, sizeof(*err), 1))
 		return -EFAULT;
 	return ret;

@@ -481,6 +481,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret) {
 		fz_assert(ret < 0 && (err.reason || ret == -ENOMEM),
 			  "validate returned %d without a reason", ret);
+		/* A dim is blamed by the refusals of a dims field, and only. */
+		fz_assert(!err.reason || (!err.pad &&
+			  (err.field == NPA_ERR_FIELD_DIMS ?
+			   err.dim < NPA_MAX_DIMS : err.dim == NPA_ERR_NO_INDEX)),
+			  "field %u blames dim %u", err.field, err.dim);
 		return 0;
 	}
 	ret = npa_layout_plan(&ir, d.lim.fast_window,

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +39,31 @@ LIBNPA_ABI_SIZE(npa_placement, 32);
 LIBNPA_ABI_SIZE(npa_binding, 16);
 LIBNPA_ABI_SIZE(npa_job_wait, 64);
 LIBNPA_ABI_SIZE(npa_bound_tensor, 24);
-LIBNPA_ABI_SIZE(npa_error, 40);
+LIBNPA_ABI_SIZE(npa_error, 48);
+/* &struct npa_error until uAPI 3.6.0: up to tensor, without dim. */
+#define NPA_ERROR_V1_SIZE	offsetof(struct npa_error, dim)
+static_assert(NPA_ERROR_V1_SIZE == 40, "struct npa_error: 40 bytes in 3.5");
+
+/*
+ * struct npa_error grew by dim in uAPI 3.6.0.  NPA_ERROR_VERSIONS() makes
+ * the two versions of a function that takes one: @name at @old, for the
+ * programs linked before, which calls @impl(@args..., 40) and so reads and
+ * writes the first 40 bytes of the report only, and @name at LIBNPA_1.5,
+ * the default, which calls @impl(@args..., 48).
+ */
+#define NPA_ERROR_VERSIONS(type, name, old, impl, params, ...)		\
+	type name##_v1 params;						\
+	__asm__(".symver " #name "_v1, " #name "@" old);		\
+	type name##_v1 params						\
+	{								\
+		return impl(__VA_ARGS__, NPA_ERROR_V1_SIZE);		\
+	}								\
+	type name##_v2 params;						\
+	__asm__(".symver " #name "_v2, " #name "@@LIBNPA_1.5");	\
+	type name##_v2 params						\
+	{								\
+		return impl(__VA_ARGS__, sizeof(struct npa_error));	\
+	}
 /* libnpa's own: four pointers and four counts. */
 static_assert(sizeof(struct npa_graph_desc) == 4 * sizeof(void *) + 16,
 	      "struct npa_graph_desc changed size: bump the SONAME of libnpa");
@@ -77,26 +102,45 @@ int npa_query(int fd, struct npa_query *q)
 	return npa_ioctl(fd, NPA_IOCTL_QUERY, q);
 }
 
-int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
-		     __u64 budget, struct npa_model_create *report)
+/*
+ * The error report before the call: nothing blamed, in the @size bytes
+ * the caller has (NPA_ERROR_V1_SIZE for the programs linked before 3.6.0).
+ */
+static void npa_error_clear(struct npa_error *err, size_t size)
 {
-	return npa_model_create_err(fd, g, flags, budget, report, NULL);
+	const struct npa_error none = {
+		.op = NPA_ERR_NO_INDEX, .tensor = NPA_ERR_NO_INDEX,
+		.dim = NPA_ERR_NO_INDEX,
+	};
+
+	memcpy(err, &none, size);
 }
 
-int npa_model_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
-			 __u64 budget, struct npa_model_create *report,
-			 struct npa_error *err)
+/*
+ * After a failed call: a driver before uAPI 3.6.0 wrote the first 40
+ * bytes of the report and zeroed the rest, which reads as dims[0].  It
+ * blamed no dim.  Asked on failures only, which are rare.
+ */
+static void npa_error_fixup(int fd, struct npa_error *err, size_t size)
 {
-	return npa_model_create_planned(fd, g, flags, budget, NULL, NULL,
-					report, err);
+	struct npa_query q;
+	int saved = errno;
+
+	if (size < sizeof(*err))
+		return;
+	if (npa_query(fd, &q) || q.version_major < 3 ||
+	    (q.version_major == 3 && q.version_minor < 6))
+		err->dim = NPA_ERR_NO_INDEX;
+	errno = saved;
 }
 
-int npa_model_create_planned(int fd, const struct npa_graph_desc *g,
-			     __u32 flags, __u64 budget,
-			     const struct npa_placement *plan_tensors,
-			     const struct npa_placement *plan_scratch,
-			     struct npa_model_create *report,
-			     struct npa_error *err)
+/* MODEL_CREATE, with an error report of @esize bytes at @err. */
+static int npa_model_create_size(int fd, const struct npa_graph_desc *g,
+				 __u32 flags, __u64 budget,
+				 const struct npa_placement *plan_tensors,
+				 const struct npa_placement *plan_scratch,
+				 struct npa_model_create *report,
+				 struct npa_error *err, size_t esize)
 {
 	struct npa_model_create args;
 	int ret;
@@ -116,9 +160,9 @@ int npa_model_create_planned(int fd, const struct npa_graph_desc *g,
 	args.flags = flags;
 	args.budget = budget;
 	if (err) {
-		memset(err, 0, sizeof(*err));
+		npa_error_clear(err, esize);
 		args.error = (__u64)(uintptr_t)err;
-		args.error_size = sizeof(*err);
+		args.error_size = esize;
 	}
 	if (plan_tensors) {
 		args.flags |= NPA_MODEL_SUPPLIED_PLAN;
@@ -127,12 +171,38 @@ int npa_model_create_planned(int fd, const struct npa_graph_desc *g,
 		args.plan_size = sizeof(*plan_tensors);
 	}
 	ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &args);
-	if (ret)
+	if (ret) {
+		if (err)
+			npa_error_fixup(fd, err, esize);
 		return ret;
+	}
 	if (report)
 		*report = args;
 	return (int)args.handle;
 }
+
+int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
+		     __u64 budget, struct npa_model_create *report)
+{
+	return npa_model_create_size(fd, g, flags, budget, NULL, NULL, report,
+				     NULL, 0);
+}
+
+NPA_ERROR_VERSIONS(int, npa_model_create_err, "LIBNPA_1",
+		   npa_model_create_size,
+		   (int fd, const struct npa_graph_desc *g, __u32 flags,
+		    __u64 budget, struct npa_model_create *report,
+		    struct npa_error *err),
+		   fd, g, flags, budget, NULL, NULL, report, err)
+
+NPA_ERROR_VERSIONS(int, npa_model_create_planned, "LIBNPA_1.1",
+		   npa_model_create_size,
+		   (int fd, const struct npa_graph_desc *g, __u32 flags,
+		    __u64 budget, const struct npa_placement *plan_tensors,
+		    const struct npa_placement *plan_scratch,
+		    struct npa_model_create *report, struct npa_error *err),
+		   fd, g, flags, budget, plan_tensors, plan_scratch, report,
+		   err)
 
 int npa_model_plan(int fd, __u32 handle, struct npa_placement *tensors,
 		   __u32 *num_tensors, struct npa_placement *scratch,
@@ -216,16 +286,12 @@ int npa_buffer_sync(int buf_fd, int start)
 	return npa_ioctl(buf_fd, DMA_BUF_IOCTL_SYNC, &sync);
 }
 
-int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
-		   __u32 num_bindings, __u64 timeout_ns, int *fence_fd)
-{
-	return npa_job_submit_err(fd, model, bindings, num_bindings,
-				  timeout_ns, fence_fd, NULL);
-}
-
-int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
-		       __u32 num_bindings, __u64 timeout_ns, int *fence_fd,
-		       struct npa_error *err)
+/* JOB_SUBMIT, with an error report of @esize bytes at @err. */
+static int npa_job_submit_size(int fd, __u32 model,
+			       const struct npa_binding *bindings,
+			       __u32 num_bindings, __u64 timeout_ns,
+			       int *fence_fd, struct npa_error *err,
+			       size_t esize)
 {
 	struct npa_job_submit args;
 	int ret;
@@ -238,17 +304,34 @@ int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
 	args.binding_size = sizeof(*bindings);
 	args.timeout_ns = timeout_ns;
 	if (err) {
-		memset(err, 0, sizeof(*err));
+		npa_error_clear(err, esize);
 		args.error = (__u64)(uintptr_t)err;
-		args.error_size = sizeof(*err);
+		args.error_size = esize;
 	}
 	ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &args);
-	if (ret)
+	if (ret) {
+		if (err)
+			npa_error_fixup(fd, err, esize);
 		return ret;
+	}
 	if (fence_fd)
 		*fence_fd = args.fence_fd;
 	return args.job_fd;
 }
+
+int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
+		   __u32 num_bindings, __u64 timeout_ns, int *fence_fd)
+{
+	return npa_job_submit_size(fd, model, bindings, num_bindings,
+				   timeout_ns, fence_fd, NULL, 0);
+}
+
+NPA_ERROR_VERSIONS(int, npa_job_submit_err, "LIBNPA_1", npa_job_submit_size,
+		   (int fd, __u32 model, const struct npa_binding *bindings,
+		    __u32 num_bindings, __u64 timeout_ns, int *fence_fd,
+		    struct npa_error *err),
+		   fd, model, bindings, num_bindings, timeout_ns, fence_fd,
+		   err)
 
 /* Wait, and copy the first @size bytes of the result to @out. */
 static int npa_job_wait_size(int fd, int job_fd, __s64 deadline_ns,
@@ -451,8 +534,9 @@ static long npa_operand_of(const struct npa_error *e,
 	return -1;
 }
 
-char *npa_error_str_graph(const struct npa_error *e,
-			  const struct npa_graph_desc *g, char *buf, size_t len)
+static char *npa_error_words(const struct npa_error *e,
+			     const struct npa_graph_desc *g, char *buf,
+			     size_t len)
 {
 	const char *why = npa_name(npa_err_reasons, NPA_NAMES(npa_err_reasons),
 				   e->reason);
@@ -547,7 +631,24 @@ char *npa_error_str_graph(const struct npa_error *e,
 	return buf;
 }
 
-char *npa_error_str(const struct npa_error *e, char *buf, size_t len)
+/* The report @r in words, of which the caller has @size bytes. */
+static char *npa_error_words_size(const struct npa_error *r,
+				  const struct npa_graph_desc *g, char *buf,
+				  size_t len, size_t size)
 {
-	return npa_error_str_graph(e, NULL, buf, len);
+	struct npa_error e;
+
+	npa_error_clear(&e, sizeof(e));
+	memcpy(&e, r, size);
+	return npa_error_words(&e, g, buf, len);
 }
+
+NPA_ERROR_VERSIONS(char *, npa_error_str, "LIBNPA_1", npa_error_words_size,
+		   (const struct npa_error *err, char *buf, size_t len),
+		   err, NULL, buf, len)
+
+NPA_ERROR_VERSIONS(char *, npa_error_str_graph, "LIBNPA_1.4",
+		   npa_error_words_size,
+		   (const struct npa_error *err, const struct npa_graph_desc *g,
+		    char *buf, size_t len),
+		   err, g, buf, len)

@@ -141,8 +141,19 @@ int npa_model_create(int fd, const struct npa_graph_desc *g, __u32 flags,
  * @flags: as for npa_model_create().
  * @budget: as for npa_model_create().
  * @report: as for npa_model_create().
- * @err: if not NULL, cleared, and on failure what the kernel refused:
- *	which array, index, field and why (npa_error_str() puts it in words).
+ * @err: if not NULL, cleared (nothing blamed: op, tensor and dim
+ *	%NPA_ERR_NO_INDEX), and on failure what the kernel refused: which
+ *	array, index, field (and dim) and why (npa_error_str() puts it in
+ *	words).
+ *
+ * &struct npa_error grew by its dim in uAPI 3.6.0: programs linked
+ * against an older libnpa call the symbol's version LIBNPA_1, which reads
+ * and writes only the 40 bytes before it; those built now get version
+ * LIBNPA_1.5 (likewise npa_model_create_planned(), whose older version is
+ * LIBNPA_1.1, npa_job_submit_err(), npa_error_str() and
+ * npa_error_str_graph(), LIBNPA_1.4).  With a driver older than 3.6.0,
+ * which does not fill it, the dim is %NPA_ERR_NO_INDEX: libnpa asks the
+ * driver's version when a call fails.
  *
  * Return: as npa_model_create().
  */
@@ -309,8 +320,9 @@ int npa_job_submit(int fd, __u32 model, const struct npa_binding *bindings,
  * @num_bindings: as for npa_job_submit().
  * @timeout_ns: as for npa_job_submit().
  * @fence_fd: as for npa_job_submit().
- * @err: if not NULL, cleared, and on failure what the kernel refused
- *	(e.g. "binding 2 (tensor 5): offset leaves no room...").
+ * @err: as for npa_model_create_err(): if not NULL, cleared, and on
+ *	failure what the kernel refused (e.g. "binding 2 (tensor 5): offset
+ *	leaves no room...").
  *
  * Return: as npa_job_submit().
  */

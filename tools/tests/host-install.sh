@@ -58,14 +58,87 @@ syms_versioned() {
 	# An old version of a function, kept for old programs: (LIBNPA_1).
 	! grep -Ev '^\(?LIBNPA_1(\.[0-9]+)?\)? npa_' "$tmp/defs" || return 1
 	grep -q '^LIBNPA_1 npa_version$' "$tmp/defs" &&
-		grep -q '^LIBNPA_1 npa_job_submit_err$' "$tmp/defs" &&
-		grep -q '^LIBNPA_1.1 npa_model_create_planned$' "$tmp/defs" &&
+		grep -q '^(LIBNPA_1) npa_job_submit_err$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.5 npa_job_submit_err$' "$tmp/defs" &&
+		grep -q '^(LIBNPA_1) npa_model_create_err$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.5 npa_model_create_err$' "$tmp/defs" &&
+		grep -q '^(LIBNPA_1.1) npa_model_create_planned$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.5 npa_model_create_planned$' "$tmp/defs" &&
+		grep -q '^(LIBNPA_1) npa_error_str$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.5 npa_error_str$' "$tmp/defs" &&
+		grep -q '^(LIBNPA_1.4) npa_error_str_graph$' "$tmp/defs" &&
+		grep -q '^LIBNPA_1.5 npa_error_str_graph$' "$tmp/defs" &&
 		grep -q '^(LIBNPA_1) npa_job_wait$' "$tmp/defs" &&
 		grep -q '^LIBNPA_1.2 npa_job_wait$' "$tmp/defs" &&
 		grep -q '^LIBNPA_1.3 npa_model_bindings$' "$tmp/defs"
 }
 check "libnpa.so exports only npa_* functions, each at a LIBNPA_1 version" \
 	syms_versioned
+# struct npa_error grew by dim (3.6.0): a program linked before calls the
+# old versions, which must read and write its first 40 bytes only (the
+# report ends at a page that cannot be touched); a new one gets the dim.
+cat > "$tmp/abi.c" <<'APP'
+#include <errno.h>
+#include <libnpa.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int old_create_err(int fd, const struct npa_graph_desc *g, __u32 flags,
+		   __u64 budget, struct npa_model_create *r, struct npa_error *e);
+__asm__(".symver old_create_err, npa_model_create_err@LIBNPA_1");
+int old_planned(int fd, const struct npa_graph_desc *g, __u32 flags,
+		__u64 budget, const struct npa_placement *pt,
+		const struct npa_placement *ps, struct npa_model_create *r,
+		struct npa_error *e);
+__asm__(".symver old_planned, npa_model_create_planned@LIBNPA_1.1");
+int old_submit_err(int fd, __u32 model, const struct npa_binding *b,
+		   __u32 n, __u64 timeout_ns, int *fence_fd, struct npa_error *e);
+__asm__(".symver old_submit_err, npa_job_submit_err@LIBNPA_1");
+char *old_str(const struct npa_error *e, char *buf, size_t len);
+__asm__(".symver old_str, npa_error_str@LIBNPA_1");
+char *old_str_graph(const struct npa_error *e, const struct npa_graph_desc *g,
+		    char *buf, size_t len);
+__asm__(".symver old_str_graph, npa_error_str_graph@LIBNPA_1.4");
+
+#define SHAPE "has a 0 before a non-zero dim, or dims without a dtype"
+
+int main(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct npa_error *e40 = (void *)(p + page - 40), e48;
+	struct npa_graph_desc g = { 0 };
+	char why[256];
+
+	if (p == MAP_FAILED || mprotect(p + page, page, PROT_NONE))
+		return 2;
+	if (old_create_err(-1, &g, 0, 0, NULL, e40) != -EBADF ||
+	    e40->op != NPA_ERR_NO_INDEX || e40->reason != NPA_ERR_NONE)
+		return 3;
+	if (old_planned(-1, &g, 0, 0, NULL, NULL, NULL, e40) != -EBADF ||
+	    old_submit_err(-1, 1, NULL, 0, 0, NULL, e40) != -EBADF)
+		return 4;
+	memset(e40, 0, 40);
+	e40->array = NPA_ERR_ARRAY_TENSORS;
+	e40->index = 2;
+	e40->field = NPA_ERR_FIELD_DIMS;
+	e40->reason = NPA_ERR_BAD_SHAPE;
+	e40->op = e40->tensor = NPA_ERR_NO_INDEX;
+	if (strcmp(old_str(e40, why, sizeof(why)), "tensor 2: dims " SHAPE) ||
+	    strcmp(old_str_graph(e40, &g, why, sizeof(why)),
+		   "tensor 2: dims " SHAPE))
+		return 5;
+	memset(&e48, 0, sizeof(e48));
+	if (npa_model_create_err(-1, &g, 0, 0, NULL, &e48) != -EBADF ||
+	    e48.dim != NPA_ERR_NO_INDEX || e48.op != NPA_ERR_NO_INDEX)
+		return 7;
+	return 0;
+}
+APP
+check "libnpa: programs linked before 3.6 read and write 40-byte reports" sh -c \
+	"cc -o '$tmp/abi' '$tmp/abi.c' \$(pkg-config --cflags --libs libnpa) && LD_LIBRARY_PATH='$p/lib' '$tmp/abi'"
 # The map lists every function libnpa.h declares (a new one is exported).
 map_complete() {
 	local f

@@ -301,9 +301,29 @@ static void test_submit_invalid(int fd, int model)
 	ret = npa_job_submit_err(fd, model, b, 2, 0, NULL, &e);
 	tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_BINDINGS && e.index == 0 &&
 	       e.field == NPA_ERR_FIELD_OFFSET && e.reason == NPA_ERR_MISALIGNED &&
-	       e.value == 1 && e.expected == 64 && e.tensor == 0,
+	       e.value == 1 && e.expected == 64 && e.tensor == 0 &&
+	       e.dim == NPA_ERR_NO_INDEX && !e.pad,
 	       "an input bound at offset 1 fails with EINVAL, and the report says so: %s (%d)",
 	       npa_error_str(&e, why, sizeof(why)), ret);
+	{
+		/* A 40-byte report (3.5's struct): nothing written past it. */
+		struct npa_job_submit s = {
+			.model = model, .bindings = (uintptr_t)b,
+			.num_bindings = 2, .binding_size = sizeof(b[0]),
+			.error_size = 40,
+		};
+		unsigned char r[48];
+		size_t k, after = 0;
+
+		memset(r, 0xa5, sizeof(r));
+		s.error = (uintptr_t)r;
+		ret = npa_ioctl(fd, NPA_IOCTL_JOB_SUBMIT, &s);
+		for (k = 40; k < sizeof(r); k++)
+			after += r[k] != 0xa5;
+		tap_ok(ret == -EINVAL && !memcmp(r, &e, 40) && !after,
+		       "a 40-byte report gets the same 40 bytes and nothing after them (%d, %zu)",
+		       ret, after);
+	}
 	b[0].offset = 0;
 	b[1].offset = 32;
 	ret = npa_job_submit_err(fd, model, b, 2, 0, NULL, &e);

@@ -182,10 +182,11 @@ static void test_create_invalid(int fd)
 		a.error_size = sizeof(e);
 		bad_cases[i].mutate(&a);
 		ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
-		tap_ok(ret == bad_cases[i].err && e.reason == bad_cases[i].reason,
-		       "create with %s fails with %d, reason %u (%d, %u: %s)",
+		tap_ok(ret == bad_cases[i].err && e.reason == bad_cases[i].reason &&
+		       e.dim == NPA_ERR_NO_INDEX && !e.pad,
+		       "create with %s fails with %d, reason %u, no dim (%d, %u, dim %#x: %s)",
 		       bad_cases[i].desc, bad_cases[i].err, bad_cases[i].reason,
-		       ret, e.reason, npa_error_str(&e, why, sizeof(why)));
+		       ret, e.reason, e.dim, npa_error_str(&e, why, sizeof(why)));
 	}
 	operands[0] = 0;
 	graph_init();
@@ -299,6 +300,41 @@ static void test_error_words(int fd)
 }
 
 /*
+ * x [1, 3, 8, 8] * w [4, 3, 3, 3] + b [4] -> y [1, 4, 8, 8], padding 1,
+ * with the output named first in the operands array: an operand's index
+ * there is not its position within the op.
+ */
+struct conv_graph {
+	struct npa_tensor_desc t[4];
+	struct npa_op_desc op;
+	__u32 opnd[4];
+	struct npa_graph_desc g;
+};
+
+static void conv_graph_init(struct conv_graph *d)
+{
+	static const __u32 opnd[] = { 3, 0, 1, 2 };
+
+	memset(d, 0, sizeof(*d));
+	d->t[0] = (struct npa_tensor_desc){ .dims = { 1, 3, 8, 8 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_INPUT };
+	d->t[1] = (struct npa_tensor_desc){ .dims = { 4, 3, 3, 3 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_CONST };
+	d->t[2] = (struct npa_tensor_desc){ .dims = { 4 },
+		.dtype = NPA_DTYPE_INT32, .flags = NPA_TENSOR_CONST };
+	d->t[3] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
+		.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_OUTPUT };
+	d->op = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
+		.first_input = 1, .num_inputs = 3, .first_output = 0,
+		.num_outputs = 1,
+		.params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3, [NPA_P_SH] = 1,
+			    [NPA_P_SW] = 1, [NPA_P_PAD_T] = 1,
+			    [NPA_P_PAD_L] = 1, [NPA_P_SHIFT] = 7 } };
+	memcpy(d->opnd, opnd, sizeof(opnd));
+	d->g = (struct npa_graph_desc){ d->t, &d->op, d->opnd, NULL, 4, 1, 4, 0 };
+}
+
+/*
  * A conv whose weights, bias or output do not fit its input and params:
  * the kernel's report blames that operand, with its size and the size it
  * needs, and libnpa says so with the graph (uAPI 3.4).  The output is
@@ -318,36 +354,18 @@ static void test_operand_blame(int fd)
 		{ "bias per input channel", 2, 0, 3, 3, 12, 16 },
 		{ "output without padding", 3, 2, 6, 0, 192, 256 },
 	};
-	static const __u32 opnd[] = { 3, 0, 1, 2 };
 	static const char *const roles[] = { "input", "weights", "bias", "output" };
-	struct npa_tensor_desc t[4];
-	struct npa_op_desc op;
-	struct npa_graph_desc g = { t, &op, opnd, NULL, 4, 1, 4, 0 };
+	struct conv_graph d;
 	char why[256], want[256];
 	struct npa_error e;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(t, 0, sizeof(t));
-		t[0] = (struct npa_tensor_desc){ .dims = { 1, 3, 8, 8 },
-			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_INPUT };
-		t[1] = (struct npa_tensor_desc){ .dims = { 4, 3, 3, 3 },
-			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_CONST };
-		t[2] = (struct npa_tensor_desc){ .dims = { 4 },
-			.dtype = NPA_DTYPE_INT32, .flags = NPA_TENSOR_CONST };
-		t[3] = (struct npa_tensor_desc){ .dims = { 1, 4, 8, 8 },
-			.dtype = NPA_DTYPE_INT8, .flags = NPA_TENSOR_OUTPUT };
-		op = (struct npa_op_desc){ .kind = NPA_OP_CONV2D,
-			.first_input = 1, .num_inputs = 3, .first_output = 0,
-			.num_outputs = 1,
-			.params = { [NPA_P_KH] = 3, [NPA_P_KW] = 3,
-				    [NPA_P_SH] = 1, [NPA_P_SW] = 1,
-				    [NPA_P_PAD_T] = 1, [NPA_P_PAD_L] = 1,
-				    [NPA_P_SHIFT] = 7 } };
-		t[cases[i].tensor].dims[cases[i].dim] = cases[i].value;
-		ret = npa_model_create_err(fd, &g, 0, 0, NULL, &e);
-		npa_error_str_graph(&e, &g, why, sizeof(why));
+		conv_graph_init(&d);
+		d.t[cases[i].tensor].dims[cases[i].dim] = cases[i].value;
+		ret = npa_model_create_err(fd, &d.g, 0, 0, NULL, &e);
+		npa_error_str_graph(&e, &d.g, why, sizeof(why));
 		snprintf(want, sizeof(want),
 			 "op 0 (conv2d): operand %u (%s) is %llu bytes, needs %llu",
 			 cases[i].tensor, roles[cases[i].tensor],
@@ -359,23 +377,103 @@ static void test_operand_blame(int fd)
 		       e.reason == NPA_ERR_SIZE_MISMATCH &&
 		       e.value == cases[i].has && e.expected == cases[i].needs &&
 		       e.op == 0 && e.tensor == cases[i].tensor &&
-		       !strcmp(why, want),
-		       "%s: the operand is blamed: \"%s\" (%d)", cases[i].what,
-		       why, ret);
+		       e.dim == NPA_ERR_NO_INDEX && !strcmp(why, want),
+		       "%s: the operand is blamed, no dim: \"%s\" (%d)",
+		       cases[i].what, why, ret);
 		if (ret > 0)
 			npa_model_destroy(fd, ret);
 	}
 	/* Params the NPU cannot run (stride 0) still blame the params. */
-	op.params[NPA_P_SH] = 0;
-	t[3].dims[2] = 8;
-	ret = npa_model_create_err(fd, &g, 0, 0, NULL, &e);
+	conv_graph_init(&d);
+	d.op.params[NPA_P_SH] = 0;
+	ret = npa_model_create_err(fd, &d.g, 0, 0, NULL, &e);
 	tap_ok(ret == -EINVAL && e.array == NPA_ERR_ARRAY_OPS && e.index == 0 &&
 	       e.field == NPA_ERR_FIELD_PARAMS &&
-	       e.reason == NPA_ERR_NOT_EXECUTABLE,
-	       "stride 0: the params are blamed (%d, array %u field %u reason %u)",
-	       ret, e.array, e.field, e.reason);
+	       e.reason == NPA_ERR_NOT_EXECUTABLE && e.dim == NPA_ERR_NO_INDEX,
+	       "stride 0: the params are blamed (%d, array %u field %u reason %u dim %d)",
+	       ret, e.array, e.field, e.reason, (int)e.dim);
 	if (ret > 0)
 		npa_model_destroy(fd, ret);
+}
+
+/* Weights [4, 3, 1, 9]: the kernel's height, dims[2], is wrong. */
+static void d_weights_kh(struct conv_graph *d)
+{
+	d->t[1].dims[2] = 1;
+	d->t[1].dims[3] = 9;
+}
+
+/* MODEL_CREATE @a with a report of @size bytes in @buf, 0xa5 before. */
+static int create_report(int fd, struct npa_model_create *a,
+			 unsigned char *buf, size_t len, __u32 size)
+{
+	memset(buf, 0xa5, len);
+	a->error = (uintptr_t)buf;
+	a->error_size = size;
+	return npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, a);
+}
+
+/* Bytes of @buf from @from to @to that are not @c. */
+static size_t bytes_not(const unsigned char *buf, size_t from, size_t to,
+			unsigned char c)
+{
+	size_t n = 0;
+
+	for (; from < to; from++)
+		n += buf[from] != c;
+	return n;
+}
+
+/*
+ * The report grows like an array element: of a 40-byte report (3.5's
+ * struct) the kernel writes 40 bytes and nothing after them; of a 48-byte
+ * one all of it; of a longer one, zeroes after its own.
+ */
+static void test_error_size(int fd)
+{
+	unsigned char buf[64], full[64];
+	struct npa_model_create a;
+	struct conv_graph d;
+	struct npa_error e;
+	size_t bad;
+	int ret;
+
+	conv_graph_init(&d);
+	d_weights_kh(&d);
+	memset(&a, 0, sizeof(a));
+	a.tensors = (uintptr_t)d.t;
+	a.ops = (uintptr_t)&d.op;
+	a.operands = (uintptr_t)d.opnd;
+	a.num_tensors = 4;
+	a.tensor_size = sizeof(d.t[0]);
+	a.num_ops = 1;
+	a.op_size = sizeof(d.op);
+	a.num_operands = 4;
+	a.scratch_size = sizeof(struct npa_scratch_desc);
+
+	ret = create_report(fd, &a, full, sizeof(full), sizeof(e));
+	memcpy(&e, full, sizeof(e));
+	bad = bytes_not(full, sizeof(e), sizeof(full), 0xa5);
+	tap_ok(ret == -EINVAL && sizeof(e) == 48 && e.dim == 2 && !e.pad &&
+	       e.field == NPA_ERR_FIELD_DIMS && !bad,
+	       "error_size 48: the whole report, dim 2, nothing after it (%d, dim %u, %zu bytes after)",
+	       ret, e.dim, bad);
+
+	ret = create_report(fd, &a, buf, sizeof(buf), 40);
+	bad = bytes_not(buf, 40, sizeof(buf), 0xa5);
+	tap_ok(ret == -EINVAL && !memcmp(buf, full, 40) && !bad,
+	       "error_size 40 (3.5's struct): the same 40 bytes, nothing written after them (%d, %zu bytes)",
+	       ret, bad);
+
+	ret = create_report(fd, &a, buf, sizeof(buf), 56);
+	bad = bytes_not(buf, 48, 56, 0) + bytes_not(buf, 56, sizeof(buf), 0xa5);
+	tap_ok(ret == -EINVAL && !memcmp(buf, full, 48) && !bad,
+	       "error_size 56: the report, then zeroes up to 56 and nothing after (%d, %zu bytes wrong)",
+	       ret, bad);
+
+	ret = create_report(fd, &a, buf, sizeof(buf), 257);
+	tap_ok(ret == -EINVAL && bytes_not(buf, 0, sizeof(buf), 0xa5) == 0,
+	       "error_size 257 fails with EINVAL, the report untouched (%d)", ret);
 }
 
 /* Element sizes from older and newer userspace. */
@@ -634,6 +732,7 @@ int main(void)
 	test_create_invalid(fd);
 	test_error_words(fd);
 	test_operand_blame(fd);
+	test_error_size(fd);
 	test_supplied_plan(fd);
 	test_supplied_huge_arena(fd);
 	test_bindings(fd);

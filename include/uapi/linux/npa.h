@@ -24,7 +24,7 @@
 #define NPA_DEVICE_NAME		"npa0"
 
 #define NPA_VERSION_MAJOR	3
-#define NPA_VERSION_MINOR	5
+#define NPA_VERSION_MINOR	6
 #define NPA_VERSION_PATCH	0
 
 /* Capabilities reported by NPA_IOCTL_QUERY in &npa_query.caps. */
@@ -356,7 +356,7 @@ enum npa_err_reason {
 	NPA_ERR_REASON_COUNT,
 };
 
-/* &npa_error.op and &npa_error.tensor when none is concerned. */
+/* &npa_error.op, &npa_error.tensor and &npa_error.dim when none is concerned. */
 #define NPA_ERR_NO_INDEX	0xffffffffU
 
 /**
@@ -371,11 +371,23 @@ enum npa_err_reason {
  *	operand or scratch request), else %NPA_ERR_NO_INDEX.
  * @tensor: the tensor concerned (an operand's, a binding's), else
  *	%NPA_ERR_NO_INDEX.
+ * @dim: for @field %NPA_ERR_FIELD_DIMS, the index in &npa_tensor_desc.dims
+ *	of the dim blamed (the first one that differs, is 0 where it may
+ *	not be, or makes the size overflow), else %NPA_ERR_NO_INDEX.  Since
+ *	3.6.0.
+ * @pad: zero.
  *
  * Written, when the ioctl fails and its @error pointer is set, with
  * whatever the kernel knows: @reason %NPA_ERR_NONE when no field is to
  * blame (-ENOMEM, -EFAULT, a full file).  libnpa's npa_error_str() puts it
  * in words.
+ *
+ * The report grows at its end like an array element: the kernel writes
+ * the first @error_size bytes of its own and zeroes any bytes after its
+ * own, so a report of 40 bytes (the struct before 3.6.0, up to @tensor)
+ * gets no @dim and nothing past it is written.  A driver older than 3.6.0
+ * zeroes @dim of a 48-byte report: check &npa_query.version_minor (or
+ * use libnpa, which does) before reading it.
  */
 struct npa_error {
 	__u32 array;
@@ -386,6 +398,8 @@ struct npa_error {
 	__u64 expected;
 	__u32 op;
 	__u32 tensor;
+	__u32 dim;
+	__u32 pad;
 };
 
 /**
@@ -458,7 +472,8 @@ enum npa_plan_kind {
  * @reserved: must be zero.
  * @error: in: pointer to a struct npa_error the kernel fills when the
  *	call fails, or 0.
- * @error_size: in: sizeof(struct npa_error), or 0 without @error.
+ * @error_size: in: sizeof(struct npa_error) (48; 40 before 3.6.0), or 0
+ *	without @error; with @error, 1 to 256.
  * @pad: must be zero.
  * @plan_tensors: in: with %NPA_MODEL_SUPPLIED_PLAN, pointer to struct
  *	npa_placement[@num_tensors]: the offset of every tensor that lives
@@ -654,7 +669,8 @@ struct npa_binding {
  * @reserved: must be zero.
  * @error: in: pointer to a struct npa_error the kernel fills when the
  *	call fails, or 0.
- * @error_size: in: sizeof(struct npa_error), or 0 without @error.
+ * @error_size: in: sizeof(struct npa_error) (48; 40 before 3.6.0), or 0
+ *	without @error; with @error, 1 to 256.
  * @pad: must be zero.
  */
 struct npa_job_submit {
