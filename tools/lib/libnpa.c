@@ -534,13 +534,21 @@ static long npa_operand_of(const struct npa_error *e,
 	return -1;
 }
 
+/* The dim @e blames, or -1: a dims field's, since uAPI 3.6.0. */
+static long npa_error_dim(const struct npa_error *e)
+{
+	if (e->field != NPA_ERR_FIELD_DIMS || e->dim >= NPA_MAX_DIMS)
+		return -1;
+	return e->dim;
+}
+
 static char *npa_error_words(const struct npa_error *e,
 			     const struct npa_graph_desc *g, char *buf,
 			     size_t len)
 {
 	const char *why = npa_name(npa_err_reasons, NPA_NAMES(npa_err_reasons),
 				   e->reason);
-	long k = npa_operand_of(e, g);
+	long k = npa_operand_of(e, g), dim = npa_error_dim(e);
 	size_t n = 0;
 
 #define NPA_PUT(...) \
@@ -598,6 +606,8 @@ static char *npa_error_words(const struct npa_error *e,
 	if (e->array == NPA_ERR_ARRAY_OPERANDS && e->tensor != NPA_ERR_NO_INDEX) {
 		if (k < 0 || e->field == NPA_ERR_FIELD_ID)
 			NPA_PUT("tensor %u ", e->tensor);
+	} else if (dim >= 0) {
+		NPA_PUT("dims[%ld] ", dim);
 	} else if (e->field) {
 		NPA_PUT("%s ", npa_name(npa_err_fields, NPA_NAMES(npa_err_fields),
 					e->field));
@@ -614,6 +624,13 @@ static char *npa_error_words(const struct npa_error *e,
 	    e->field == NPA_ERR_FIELD_DTYPE) {
 		NPA_PUT("is %s, needs %s", npa_dtype_name(e->value),
 			npa_dtype_name(e->expected));
+		return buf;
+	}
+	if (e->reason == NPA_ERR_OPERAND_MISMATCH && dim >= 0 &&
+	    e->array == NPA_ERR_ARRAY_OPERANDS) {
+		NPA_PUT("has %llu in dims[%ld] where %llu is needed",
+			(unsigned long long)e->value, dim,
+			(unsigned long long)e->expected);
 		return buf;
 	}
 	if (e->reason == NPA_ERR_OPERAND_MISMATCH) {

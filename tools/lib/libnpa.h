@@ -338,9 +338,11 @@ int npa_job_submit_err(int fd, __u32 model, const struct npa_binding *bindings,
  *
  * E.g. "tensor 3: size is 4096 bytes, needs 4608", "op 2, operand 7:
  * tensor 0 is a model input or a constant, which no op may write" or
- * "op 0, operand 1: tensor 1 is 300 bytes, needs 108".  Operands are
- * numbered as elements of the operands array; npa_error_str_graph()
- * says more.
+ * "op 0, operand 1: tensor 1 is 300 bytes, needs 108".  A dim blamed is
+ * named by its index (uAPI 3.6.0): "tensor 2: dims[1] has a 0 before a
+ * non-zero dim, or dims without a dtype", "op 0, operand 0: tensor 3 has
+ * 4 in dims[1] where 8 is needed".  Operands are numbered as elements of
+ * the operands array; npa_error_str_graph() says more.
  *
  * Return: @buf.
  */

@@ -130,6 +130,12 @@ int main(void)
 	    strcmp(old_str_graph(e40, &g, why, sizeof(why)),
 		   "tensor 2: dims " SHAPE))
 		return 5;
+	memcpy(&e48, e40, 40);
+	e48.dim = 1;
+	e48.pad = 0;
+	if (strcmp(npa_error_str(&e48, why, sizeof(why)),
+		   "tensor 2: dims[1] " SHAPE))
+		return 6;
 	memset(&e48, 0, sizeof(e48));
 	if (npa_model_create_err(-1, &g, 0, 0, NULL, &e48) != -EBADF ||
 	    e48.dim != NPA_ERR_NO_INDEX || e48.op != NPA_ERR_NO_INDEX)
@@ -137,7 +143,7 @@ int main(void)
 	return 0;
 }
 APP
-check "libnpa: programs linked before 3.6 read and write 40-byte reports" sh -c \
+check "libnpa: programs linked before 3.6 read and write 40-byte reports, new ones get the dim" sh -c \
 	"cc -o '$tmp/abi' '$tmp/abi.c' \$(pkg-config --cflags --libs libnpa) && LD_LIBRARY_PATH='$p/lib' '$tmp/abi'"
 # The map lists every function libnpa.h declares (a new one is exported).
 map_complete() {

@@ -403,6 +403,101 @@ static void d_weights_kh(struct conv_graph *d)
 	d->t[1].dims[3] = 9;
 }
 
+/* Output [1, 4, 16, 4]: of the right size, its rows are not 8. */
+static void d_output_rows(struct conv_graph *d)
+{
+	d->t[3].dims[2] = 16;
+	d->t[3].dims[3] = 4;
+}
+
+/* A depthwise conv of 4 channels given weights [2, 2, 3, 3]. */
+static void d_dw_cout(struct conv_graph *d)
+{
+	d->op.kind = NPA_OP_DWCONV2D;
+	d->t[0].dims[1] = 4;
+	d->t[1].dims[0] = 2;
+	d->t[1].dims[1] = 2;
+}
+
+/* Weights [8, 3, 3, 3]: Cout 8, the output's 4: its size is blamed. */
+static void d_conv_cout(struct conv_graph *d) { d->t[1].dims[0] = 8; }
+
+/* The input [1, 0, 8, 8]: a 0 before a non-zero dim. */
+static void d_input_gap(struct conv_graph *d) { d->t[0].dims[1] = 0; }
+
+/* The bias [2^32 - 1, 2^32 - 1, 2^32 - 1] of int32: 2^66 bytes. */
+static void d_bias_overflow(struct conv_graph *d)
+{
+	d->t[2].dims[0] = 0xffffffffU;
+	d->t[2].dims[1] = 0xffffffffU;
+	d->t[2].dims[2] = 0xffffffffU;
+}
+
+/*
+ * Refusals of a dims field name the dim (uAPI 3.6): the operand checks of
+ * the NPU (an operand whose bytes are right but not its shape) and graph
+ * validation's own (a shape with a gap, a shape that overflows), in the
+ * report and in libnpa's words; a refusal of another field names none.
+ */
+static void test_dim_blame(int fd)
+{
+	static const struct {
+		const char *what;
+		void (*mutate)(struct conv_graph *d);
+		int err;
+		__u32 array, index, field, reason, dim;
+		__u64 value, expected;
+		const char *words;
+	} cases[] = {
+		{ "weights of the wrong kernel height", d_weights_kh, -EINVAL,
+		  NPA_ERR_ARRAY_OPERANDS, 2, NPA_ERR_FIELD_DIMS,
+		  NPA_ERR_OPERAND_MISMATCH, 2, 1, 3,
+		  "op 0 (conv2d): operand 1 (weights) has 1 in dims[2] where 3 is needed" },
+		{ "an output of the right size and the wrong rows", d_output_rows,
+		  -EINVAL, NPA_ERR_ARRAY_OPERANDS, 0, NPA_ERR_FIELD_DIMS,
+		  NPA_ERR_OPERAND_MISMATCH, 2, 16, 8,
+		  "op 0 (conv2d): operand 3 (output) has 16 in dims[2] where 8 is needed" },
+		{ "depthwise weights of another Cout", d_dw_cout, -EINVAL,
+		  NPA_ERR_ARRAY_OPERANDS, 2, NPA_ERR_FIELD_DIMS,
+		  NPA_ERR_OPERAND_MISMATCH, 0, 2, 4,
+		  "op 0 (dwconv2d): operand 1 (weights) has 2 in dims[0] where 4 is needed" },
+		{ "weights of another Cout than the output's", d_conv_cout,
+		  -EINVAL, NPA_ERR_ARRAY_OPERANDS, 0, NPA_ERR_FIELD_SIZE,
+		  NPA_ERR_SIZE_MISMATCH, NPA_ERR_NO_INDEX, 256, 512,
+		  "op 0 (conv2d): operand 3 (output) is 256 bytes, needs 512" },
+		{ "an input with a 0 dim", d_input_gap, -EINVAL,
+		  NPA_ERR_ARRAY_TENSORS, 0, NPA_ERR_FIELD_DIMS,
+		  NPA_ERR_BAD_SHAPE, 1, 0, 0,
+		  "tensor 0: dims[1] has a 0 before a non-zero dim, or dims without a dtype" },
+		{ "a bias whose shape overflows", d_bias_overflow, -EOVERFLOW,
+		  NPA_ERR_ARRAY_TENSORS, 2, NPA_ERR_FIELD_DIMS,
+		  NPA_ERR_OVERFLOW, 1, 0, 0,
+		  "tensor 2: dims[1] overflows 64 bits" },
+	};
+	struct conv_graph d;
+	char why[256];
+	struct npa_error e;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		conv_graph_init(&d);
+		cases[i].mutate(&d);
+		ret = npa_model_create_err(fd, &d.g, 0, 0, NULL, &e);
+		npa_error_str_graph(&e, &d.g, why, sizeof(why));
+		tap_ok(ret == cases[i].err && e.array == cases[i].array &&
+		       e.index == cases[i].index && e.field == cases[i].field &&
+		       e.reason == cases[i].reason && e.dim == cases[i].dim &&
+		       e.value == cases[i].value &&
+		       e.expected == cases[i].expected && !e.pad &&
+		       !strcmp(why, cases[i].words),
+		       "%s: dim %d blamed: \"%s\" (%d, dim %d)", cases[i].what,
+		       (int)cases[i].dim, why, ret, (int)e.dim);
+		if (ret > 0)
+			npa_model_destroy(fd, ret);
+	}
+}
+
 /* MODEL_CREATE @a with a report of @size bytes in @buf, 0xa5 before. */
 static int create_report(int fd, struct npa_model_create *a,
 			 unsigned char *buf, size_t len, __u32 size)
@@ -732,6 +827,7 @@ int main(void)
 	test_create_invalid(fd);
 	test_error_words(fd);
 	test_operand_blame(fd);
+	test_dim_blame(fd);
 	test_error_size(fd);
 	test_supplied_plan(fd);
 	test_supplied_huge_arena(fd);
