@@ -326,7 +326,8 @@ static int npa_plan_search(struct npa_pctx *c, bool merge)
 			npa_plan_keep(c, moff, merged, NPA_PLAN_ALGO_MERGE);
 			goto out;
 		}
-		left -= min(left, c->work - work);
+		/* At least half is left, even if the merge spent more. */
+		left -= min(left / 2, c->work - work);
 	}
 	memcpy(start, c->best_off, c->m * sizeof(*start));
 	ret = npa_search(c, start, 0, &big);

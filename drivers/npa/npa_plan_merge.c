@@ -37,9 +37,9 @@
  * first, at an offset aligned to the largest alignment, so each member
  * stays aligned.
  *
- * Work: each pair of groups looked at costs the sums of its sides; the
- * pairs a visit of a bound looks at, and the visits, are bounded by the
- * instance, so the merge costs O(n) pairs, each charged to the budget.
+ * Work: a visit of a bound looks at most at NPA_MERGE_PAIRS pairs of
+ * groups; its lists and sorts and each pair's sums are charged to the
+ * budget, and none starts that could end past the merge's share.
  * Memory: O(n) and 2 x 2^NPA_MERGE_SIDE sums.
  */
 
@@ -80,6 +80,7 @@ struct npa_merge {
 	u32 n, cap;		/* items, room for them */
 	u32 *shead, *ehead;	/* ns + 1: lists of the items by start, end */
 	u32 *ends, *starts;	/* scratch of a visit */
+	u32 *ge, *gs;		/* scratch of a visit: where their groups start */
 	u32 *work, nwork;	/* bounds to visit, a stack */
 	u8 *queued;		/* ns + 1 */
 	struct npa_msum *s1, *s2;
@@ -271,10 +272,29 @@ static u32 npa_merge_list(struct npa_merge *g, u32 head, bool by_start,
 	return n;
 }
 
+/*
+ * The groups of the sorted items @ids[0, @n) (runs of one start, or with
+ * @by_end one end): their first indices in @out, and @n after the last.
+ * Returns how many.
+ */
+static u32 npa_merge_bounds(struct npa_merge *g, const u32 *ids, u32 n,
+			    bool by_end, u32 *out)
+{
+	u32 k, ng = 0;
+
+	for (k = 0; k < n; k++)
+		if (!k || (by_end ? g->it[ids[k]].b != g->it[ids[k - 1]].b :
+				    g->it[ids[k]].a != g->it[ids[k - 1]].a))
+			out[ng++] = k;
+	out[ng] = n;
+	g->steps += n;
+	return ng;
+}
+
 /* Visit bound @x: merge matches there until no pair of groups has one. */
 static void npa_merge_visit(struct npa_merge *g, u32 x)
 {
-	u32 ne, ns, i, j, i2, j2, pairs;
+	u32 ne, ns, nge, ngs, i, j, pairs;
 	bool again = true;
 
 	while (again) {
@@ -288,24 +308,28 @@ static void npa_merge_visit(struct npa_merge *g, u32 x)
 			return;
 		npa_merge_sort(g, g->ends, ne);
 		npa_merge_sort(g, g->starts, ns);
+		/* Where each group starts, and each group's end, once. */
+		nge = npa_merge_bounds(g, g->ends, ne, false, g->ge);
+		ngs = npa_merge_bounds(g, g->starts, ns, true, g->gs);
 		pairs = 0;
-		for (i = 0; i < ne && !again; i = i2) {
-			for (i2 = i; i2 < ne && g->it[g->ends[i2]].a ==
-			     g->it[g->ends[i]].a; i2++)
-				;
-			for (j = 0; j < ns && !again; j = j2) {
-				for (j2 = j; j2 < ns && g->it[g->starts[j2]].b ==
-				     g->it[g->starts[j]].b; j2++)
-					;
-				if (i2 - i > NPA_MERGE_SIDE ||
-				    j2 - j > NPA_MERGE_SIDE)
-					continue;
-				if (++pairs > NPA_MERGE_PAIRS ||
-				    !npa_merge_room(g, ((1ULL << (i2 - i)) +
-						(1ULL << (j2 - j))) * (j2 - j + 2)))
+		for (i = 0; i < nge && !again; i++) {
+			u32 e0 = g->ge[i], e1 = g->ge[i + 1];
+
+			if (e1 - e0 > NPA_MERGE_SIDE)
+				continue;
+			for (j = 0; j < ngs && !again; j++) {
+				u32 s0 = g->gs[j], s1 = g->gs[j + 1];
+
+				if (++pairs > NPA_MERGE_PAIRS)
 					return;
-				again = npa_merge_pair(g, g->ends + i, i2 - i,
-						       g->starts + j, j2 - j);
+				if (s1 - s0 > NPA_MERGE_SIDE)
+					continue;
+				if (!npa_merge_room(g, ((1ULL << (e1 - e0)) +
+							(1ULL << (s1 - s0))) *
+						       (s1 - s0 + 2)))
+					return;
+				again = npa_merge_pair(g, g->ends + e0, e1 - e0,
+						       g->starts + s0, s1 - s0);
 				if (!npa_merge_charge(g))
 					return;
 			}
@@ -320,6 +344,8 @@ static void npa_merge_free(struct npa_merge *g)
 	kvfree(g->ehead);
 	kvfree(g->ends);
 	kvfree(g->starts);
+	kvfree(g->ge);
+	kvfree(g->gs);
 	kvfree(g->work);
 	kvfree(g->queued);
 	kvfree(g->s1);
@@ -338,6 +364,8 @@ static int npa_merge_init(struct npa_merge *g, struct npa_pctx *c)
 	g->ehead = kvmalloc_array(ns, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	g->ends = kvmalloc_array(g->cap, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	g->starts = kvmalloc_array(g->cap, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	g->ge = kvmalloc_array(g->cap + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	g->gs = kvmalloc_array(g->cap + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	g->work = kvmalloc_array(ns, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	g->queued = kvzalloc(ns, GFP_KERNEL_ACCOUNT);
 	g->s1 = kvmalloc_array(1U << NPA_MERGE_SIDE, sizeof(*g->s1),
@@ -345,7 +373,7 @@ static int npa_merge_init(struct npa_merge *g, struct npa_pctx *c)
 	g->s2 = kvmalloc_array(1U << NPA_MERGE_SIDE, sizeof(*g->s2),
 			       GFP_KERNEL_ACCOUNT);
 	if (!g->it || !g->shead || !g->ehead || !g->ends || !g->starts ||
-	    !g->work || !g->queued || !g->s1 || !g->s2) {
+	    !g->ge || !g->gs || !g->work || !g->queued || !g->s1 || !g->s2) {
 		npa_merge_free(g);
 		return -ENOMEM;
 	}
@@ -416,6 +444,9 @@ int npa_merge(struct npa_pctx *c, u64 budget, u64 *off, u64 *peak)
 	int ret;
 
 	*peak = U64_MAX;
+	/* Items in one array of at most INT_MAX bytes (kvmalloc()'s limit). */
+	if (3 * (u64)c->m + 1 > (U32_MAX >> 1) / sizeof(struct npa_mitem))
+		return 0;
 	ret = npa_merge_init(&g, c);
 	if (ret)
 		return ret;
