@@ -266,7 +266,9 @@ static int npa_model_check_args(const struct npa_model_create *args,
 				     NPA_MAX_PLAN_BUDGET, -EINVAL);
 	if (args->reserved || args->pad || args->reserved2)
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PAD,
-				     NPA_ERR_NOT_ZERO, 0, 0, -EINVAL);
+				     NPA_ERR_NOT_ZERO,
+				     args->reserved ?: args->pad ?: args->reserved2,
+				     0, -EINVAL);
 	if (!(args->flags & NPA_MODEL_SUPPLIED_PLAN) &&
 	    (args->plan_tensors || args->plan_scratch || args->plan_size))
 		return npa_error_set(rep, a, 0, NPA_ERR_FIELD_PLAN_SIZE,

@@ -128,10 +128,12 @@ struct bad_case {
 	void (*mutate)(struct npa_model_create *a);
 	int err;
 	__u32 reason;	/* what the error report says */
+	__u64 value;	/* and its value, where not 0 */
 };
 
 static void m_flags(struct npa_model_create *a) { a->flags = 1U << 30; }
-static void m_reserved(struct npa_model_create *a) { a->reserved = 1; }
+static void m_reserved(struct npa_model_create *a) { a->reserved = 7; }
+static void m_reserved2(struct npa_model_create *a) { a->reserved2 = 9; }
 static void m_no_tensors(struct npa_model_create *a) { a->num_tensors = 0; }
 static void m_many_tensors(struct npa_model_create *a) { a->num_tensors = 1U << 30; }
 static void m_many_ops(struct npa_model_create *a) { a->num_ops = ~0U; }
@@ -147,21 +149,22 @@ static void m_inplace(struct npa_model_create *a) { (void)a; tensors[3].size = 8
 static void m_pad(struct npa_model_create *a) { (void)a; ops[1].pad = 7; }
 
 static const struct bad_case bad_cases[] = {
-	{ "unknown flag", m_flags, -EINVAL, NPA_ERR_UNKNOWN_FLAGS },
-	{ "reserved field set", m_reserved, -EINVAL, NPA_ERR_NOT_ZERO },
-	{ "no tensors", m_no_tensors, -EINVAL, NPA_ERR_BAD_VALUE },
-	{ "too many tensors", m_many_tensors, -E2BIG, NPA_ERR_TOO_BIG },
-	{ "too many ops", m_many_ops, -E2BIG, NPA_ERR_TOO_BIG },
-	{ "tensor element size 0", m_tsize_zero, -EINVAL, NPA_ERR_BAD_VALUE },
-	{ "tensor element size 1 MiB", m_tsize_huge, -EINVAL, NPA_ERR_BAD_VALUE },
-	{ "scratch element size 0", m_ssize_zero, -EINVAL, NPA_ERR_BAD_VALUE },
-	{ "bad tensors pointer", m_bad_tensors, -EFAULT, NPA_ERR_NONE },
-	{ "bad ops pointer", m_bad_ops, -EFAULT, NPA_ERR_NONE },
-	{ "bad operands pointer", m_bad_operands, -EFAULT, NPA_ERR_NONE },
-	{ "bad scratch pointer", m_bad_scratch, -EFAULT, NPA_ERR_NONE },
-	{ "cycle in the graph", m_cycle, -EINVAL, NPA_ERR_CYCLE },
-	{ "in-place sizes differ", m_inplace, -EINVAL, NPA_ERR_SIZE_MISMATCH },
-	{ "op pad set", m_pad, -EINVAL, NPA_ERR_NOT_ZERO },
+	{ "unknown flag", m_flags, -EINVAL, NPA_ERR_UNKNOWN_FLAGS, 0 },
+	{ "reserved field set", m_reserved, -EINVAL, NPA_ERR_NOT_ZERO, 7 },
+	{ "reserved2 field set", m_reserved2, -EINVAL, NPA_ERR_NOT_ZERO, 9 },
+	{ "no tensors", m_no_tensors, -EINVAL, NPA_ERR_BAD_VALUE, 0 },
+	{ "too many tensors", m_many_tensors, -E2BIG, NPA_ERR_TOO_BIG, 0 },
+	{ "too many ops", m_many_ops, -E2BIG, NPA_ERR_TOO_BIG, 0 },
+	{ "tensor element size 0", m_tsize_zero, -EINVAL, NPA_ERR_BAD_VALUE, 0 },
+	{ "tensor element size 1 MiB", m_tsize_huge, -EINVAL, NPA_ERR_BAD_VALUE, 0 },
+	{ "scratch element size 0", m_ssize_zero, -EINVAL, NPA_ERR_BAD_VALUE, 0 },
+	{ "bad tensors pointer", m_bad_tensors, -EFAULT, NPA_ERR_NONE, 0 },
+	{ "bad ops pointer", m_bad_ops, -EFAULT, NPA_ERR_NONE, 0 },
+	{ "bad operands pointer", m_bad_operands, -EFAULT, NPA_ERR_NONE, 0 },
+	{ "bad scratch pointer", m_bad_scratch, -EFAULT, NPA_ERR_NONE, 0 },
+	{ "cycle in the graph", m_cycle, -EINVAL, NPA_ERR_CYCLE, 0 },
+	{ "in-place sizes differ", m_inplace, -EINVAL, NPA_ERR_SIZE_MISMATCH, 0 },
+	{ "op pad set", m_pad, -EINVAL, NPA_ERR_NOT_ZERO, 0 },
 };
 
 static void test_create_invalid(int fd)
@@ -183,7 +186,8 @@ static void test_create_invalid(int fd)
 		bad_cases[i].mutate(&a);
 		ret = npa_ioctl(fd, NPA_IOCTL_MODEL_CREATE, &a);
 		tap_ok(ret == bad_cases[i].err && e.reason == bad_cases[i].reason &&
-		       e.dim == NPA_ERR_NO_INDEX && !e.pad,
+		       e.dim == NPA_ERR_NO_INDEX && !e.pad &&
+		       (!bad_cases[i].value || e.value == bad_cases[i].value),
 		       "create with %s fails with %d, reason %u, no dim (%d, %u, dim %#x: %s)",
 		       bad_cases[i].desc, bad_cases[i].err, bad_cases[i].reason,
 		       ret, e.reason, e.dim, npa_error_str(&e, why, sizeof(why)));
