@@ -129,6 +129,19 @@ static inline u64 npa_sat_add(u64 a, u64 b)
 	return check_add_overflow(a, b, &r) ? U64_MAX : r;
 }
 
+/*
+ * Is there room for @more steps past the @taken ones within @most? If
+ * not, *@out is set: what would not fit is not started, and the work it
+ * belongs to stops.
+ */
+static inline bool npa_plan_room(bool *out, u64 taken, u64 most, u64 more)
+{
+	if (!*out && taken <= most && more <= most - taken)
+		return true;
+	*out = true;
+	return false;
+}
+
 /* Is @b a buffer npa_plan() accepts? 0 or -EINVAL. */
 static inline int npa_plan_check_buf(const struct npa_plan_buf *b)
 {

@@ -104,10 +104,7 @@ static bool npa_merge_charge(struct npa_merge *g)
 /* Is there room for @steps more steps? If not, the merges stop. */
 static bool npa_merge_room(struct npa_merge *g, u64 steps)
 {
-	if (!g->out && g->steps <= g->room && steps <= g->room - g->steps)
-		return true;
-	g->out = true;
-	return false;
+	return npa_plan_room(&g->out, g->steps, g->room, steps);
 }
 
 static bool npa_merge_alive(const struct npa_mitem *x)

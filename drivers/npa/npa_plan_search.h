@@ -166,10 +166,7 @@ static inline u64 npa_align(u64 x, u64 amask)
  */
 static inline bool npa_srch_room(struct npa_srch *s, u64 steps)
 {
-	if (!s->out && s->steps <= s->hard && steps <= s->hard - s->steps)
-		return true;
-	s->out = true;
-	return false;
+	return npa_plan_room(&s->out, s->steps, s->hard, steps);
 }
 
 /* npa_plan_search.c */
